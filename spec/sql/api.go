@@ -1,0 +1,141 @@
+// Package sql is pipegen's front end for the Spark SQL SELECT subset: a
+// lexer and parser (Spark SQL grammar, ANSI mode), and a checker that
+// resolves names against the pipeline's sources and datasets, applies Spark's
+// type coercion rules and produces a typed Plan (plan.go) for the code
+// generator.
+//
+// Positions are byte offsets into the SQL text given to the parser; package
+// spec maps them to file:line:col inside the YAML scalar the text came from.
+package sql
+
+import (
+	"errors"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// Error is one diagnostic inside a SQL text.
+type Error struct {
+	// Offset is the byte offset of the offending token in the SQL text;
+	// End, when greater than Offset, is the offset just past it.
+	Offset, End int
+	// Code is the Spark / SDP error class when one exists, e.g.
+	// "UNRESOLVED_COLUMN", "PARSE_SYNTAX_ERROR", "DATATYPE_MISMATCH".
+	Code string
+	// Message is lower-case, without a trailing period, and names the thing:
+	// `column "amout" does not exist`.
+	Message string
+	// Hint says what to do, e.g. `did you mean "amount"?`; may be empty.
+	Hint string
+}
+
+func (e *Error) Error() string {
+	if e.Hint != "" {
+		return e.Message + " (" + e.Hint + ")"
+	}
+	return e.Message
+}
+
+// TableRef is one relation a query reads, as written.
+type TableRef struct {
+	// Parts are the identifier's parts as written: ["t"], ["s", "t"] or
+	// ["c", "s", "t"], unquoted.
+	Parts []string
+	// Streaming is true for STREAM(name) (and STREAM name).
+	Streaming bool
+	// Offset and End delimit the name in the SQL text.
+	Offset, End int
+}
+
+// Query is a parsed SELECT statement (an AST; see Check for the typed form).
+type Query struct {
+	text string
+	// ast is set by the parser.
+	ast any
+}
+
+// Text returns the SQL text the query was parsed from.
+func (q *Query) Text() string { return q.text }
+
+// ParseQuery parses a query (SELECT ..., WITH ... SELECT ..., VALUES ...,
+// set operations). It returns every syntax error it can find; q is nil when
+// the text does not parse.
+func ParseQuery(text string) (q *Query, errs []*Error) {
+	return nil, []*Error{{Message: "sql: not implemented"}}
+}
+
+// References returns the relations q reads, in order of appearance, without
+// names bound by its WITH clauses.
+func (q *Query) References() []TableRef { return nil }
+
+// ParsedExpr is a parsed scalar expression (an expectation or a check).
+type ParsedExpr struct {
+	text string
+	ast  any
+}
+
+// ParseExpr parses a scalar expression such as `amount > 0 AND id IS NOT NULL`.
+func ParseExpr(text string) (*ParsedExpr, []*Error) {
+	return nil, []*Error{{Message: "sql: not implemented"}}
+}
+
+// ParseSchema parses a Spark DDL column list such as
+// "id STRING NOT NULL, amount DECIMAL(12,2), items ARRAY<STRUCT<sku: STRING, qty: INT>>"
+// (the form of DataFrameReader.schema and CREATE TABLE). Columns are
+// nullable unless NOT NULL is given; COMMENT 'text' is kept.
+func ParseSchema(ddl string) (types.Schema, []*Error) {
+	return nil, []*Error{{Message: "sql: not implemented"}}
+}
+
+// ParseType parses one Spark data type such as "DECIMAL(12,2)" or "ARRAY<INT>".
+func ParseType(text string) (types.Type, []*Error) {
+	return types.Type{}, []*Error{{Message: "sql: not implemented"}}
+}
+
+// RelationKind says what a name in FROM refers to.
+type RelationKind uint8
+
+// Relation kinds.
+const (
+	SourceRelation RelationKind = iota
+	StreamingTableRelation
+	MaterializedViewRelation
+	TemporaryViewRelation
+)
+
+// Relation is what a Catalog returns for a name.
+type Relation struct {
+	// Name is the source's or dataset's name in the spec.
+	Name string
+	Kind RelationKind
+	// Columns are the relation's columns; file sources include the hidden
+	// _metadata column.
+	Columns []Column
+	// View is the checked plan of a temporary view, inlined where it is read.
+	View Plan
+}
+
+// Catalog resolves the names a query uses.
+type Catalog interface {
+	// Relation resolves a table name (1 to 3 parts, as written); nil when
+	// there is no such source or dataset.
+	Relation(parts []string) *Relation
+	// Param returns the type of the pipeline parameter name.
+	Param(name string) (types.Type, bool)
+}
+
+// ErrNotImplemented is returned by stubs while the package is being built.
+var ErrNotImplemented = errors.New("sql: not implemented")
+
+// Check resolves and type-checks q against cat and returns its plan.
+// All errors it can find are returned; plan is nil when there are errors.
+func Check(q *Query, cat Catalog) (plan Plan, errs []*Error) {
+	return nil, []*Error{{Message: "sql: not implemented"}}
+}
+
+// CheckExpr resolves and type-checks e over a row of the given columns (a
+// dataset's output for an expectation; no columns for a pipeline check) and
+// returns the typed expression.
+func CheckExpr(e *ParsedExpr, columns []Column, cat Catalog) (Expr, []*Error) {
+	return nil, []*Error{{Message: "sql: not implemented"}}
+}
