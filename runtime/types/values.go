@@ -69,3 +69,10 @@ func (t Timestamp) Date() Date {
 	}
 	return Date(days)
 }
+
+// KV is one entry of a MAP value; maps are slices of entries in insertion
+// order, as Spark keeps them.
+type KV[K, V any] struct {
+	Key   K
+	Value V
+}

@@ -1,0 +1,352 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/pipegen/pipegen/runtime/types"
+	"github.com/pipegen/pipegen/spec/sql"
+)
+
+// aggregate compiles GROUP BY: a hash table from the group key to a struct
+// of accumulators, filled while the input is produced, then one output row
+// per group in order of first appearance. Memory is bounded by the number of
+// groups (and, for DISTINCT aggregates and collect_*, their distinct
+// values), never by the number of input rows.
+func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) {
+	if p.GroupingSets != nil {
+		panic(&UnsupportedError{What: "GROUPING SETS, ROLLUP and CUBE"})
+	}
+	state := pc.fn.tmp("acc")
+	var stateFields []jen.Code
+	for j, a := range p.Aggs {
+		stateFields = append(stateFields, pc.aggFields(j, a)...)
+	}
+	b.add(jen.Type().Id(state).Struct(stateFields...))
+
+	global := len(p.Groups) == 0
+	groups, order := pc.fn.tmp("groups"), pc.fn.tmp("order")
+	var key *tuple
+	if global {
+		b.add(jen.Id(groups).Op(":=").Op("&").Id(state).Values())
+	}
+	pc.produce(b, p.Input, false, func(rb *block, cols []val) {
+		ec := pc.exprs(cols)
+		st := pc.fn.tmp("st")
+		if global {
+			rb.add(jen.Id(st).Op(":=").Id(groups))
+		} else {
+			keys := make([]val, len(p.Groups))
+			for i, g := range p.Groups {
+				keys[i] = rb.bind(ec.compile(rb, g))
+				if !comparable(keys[i].t) {
+					panic(&UnsupportedError{What: "GROUP BY a value of type " + keys[i].t.String()})
+				}
+			}
+			if key == nil {
+				key = pc.declareTuple(b, "key", keys)
+				b.add(jen.Id(groups).Op(":=").Map(jen.Id(key.name)).Op("*").Id(state).Values())
+				b.add(jen.Var().Id(order).Index().Id(key.name))
+			}
+			k := pc.fn.tmp("k")
+			rb.add(jen.Id(k).Op(":=").Add(key.literal(keys)))
+			rb.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
+			rb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(
+				jen.Id(st).Op("=").Op("&").Id(state).Values(),
+				jen.Id(groups).Index(jen.Id(k)).Op("=").Id(st),
+				jen.Id(order).Op("=").Append(jen.Id(order), jen.Id(k)),
+			))
+		}
+		for j, a := range p.Aggs {
+			pc.aggUpdate(rb, ec, jen.Id(st), j, a)
+		}
+	})
+
+	emit := b.sub()
+	st := pc.fn.tmp("st")
+	var out []val
+	if global {
+		emit.add(jen.Id(st).Op(":=").Id(groups))
+	} else {
+		k := pc.fn.tmp("k")
+		if key == nil { // the input produced no rows at all: declare an empty table
+			key = pc.declareTuple(b, "key", pc.groupVals(p))
+			b.add(jen.Id(groups).Op(":=").Map(jen.Id(key.name)).Op("*").Id(state).Values())
+			b.add(jen.Var().Id(order).Index().Id(key.name))
+		}
+		out = append(out, key.fields(jen.Id(k))...)
+		emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
+		defer func() {
+			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(order)).Block(emit.stmts...))
+		}()
+	}
+	for j, a := range p.Aggs {
+		out = append(out, emit.bind(pc.aggResult(emit, jen.Id(st), j, a)))
+	}
+	consume(emit, out)
+	if global {
+		b.add(jen.Block(emit.stmts...))
+	}
+}
+
+// groupVals returns placeholder values of the group expressions' types
+// (used only to declare the key type when the input has no rows).
+func (pc *planCompiler) groupVals(p *sql.Aggregate) []val {
+	out := make([]val, len(p.Groups))
+	for i, g := range p.Groups {
+		out[i] = val{t: g.ResultType()}
+		if g.IsNullable() {
+			out[i].ok = jen.False()
+		}
+	}
+	return out
+}
+
+func accName(j int, suffix string) string { return fmt.Sprintf("A%d%s", j, suffix) }
+
+// aggFields declares the accumulator fields of aggregate j.
+func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
+	f := func(suffix string, t jen.Code) jen.Code { return jen.Id(accName(j, suffix)).Add(t) }
+	argT := func(i int) types.Type { return a.Args[i].ResultType() }
+	if a.Distinct && a.Func != "min" && a.Func != "max" {
+		// DISTINCT: the set of distinct non-NULL argument values.
+		if len(a.Args) != 1 || !comparable(argT(0)) {
+			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
+		}
+		set := jen.Map(pc.reg.baseType(argT(0))).Struct()
+		return []jen.Code{f("", set), f("Order", jen.Index().Add(pc.reg.baseType(argT(0))))}
+	}
+	switch a.Func {
+	case "count", "count_if":
+		return []jen.Code{f("", jen.Int64())}
+	case "sum":
+		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("OK", jen.Bool())}
+	case "avg", "mean":
+		sumT := jen.Float64()
+		if a.Type.Kind == types.DecimalKind {
+			sumT = jen.Qual(pkgTypes, "Decimal")
+		}
+		return []jen.Code{f("", sumT), f("N", jen.Int64())}
+	case "min", "max", "first", "last", "any_value", "first_value", "last_value":
+		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("OK", jen.Bool()), f("Set", jen.Bool())}
+	case "bool_and", "every", "bool_or", "some", "any":
+		return []jen.Code{f("", jen.Bool()), f("OK", jen.Bool())}
+	case "collect_list", "array_agg":
+		return []jen.Code{f("", pc.reg.baseType(a.Type))}
+	case "collect_set":
+		elem := *a.Type.Elem
+		if !comparable(elem) {
+			panic(&UnsupportedError{Pos: a.Pos, What: "collect_set over " + elem.String()})
+		}
+		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("Seen", jen.Map(pc.reg.baseType(elem)).Struct())}
+	}
+	panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
+}
+
+// aggUpdate emits the code folding one input row into aggregate j.
+func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement, j int, a *sql.AggCall) {
+	acc := func(suffix string) *jen.Statement { return st.Clone().Dot(accName(j, suffix)) }
+	ub := b.sub()
+	args := make([]val, len(a.Args))
+	for i, x := range a.Args {
+		args[i] = ub.bind(ec.compile(ub, x))
+	}
+	switch {
+	case a.Distinct && a.Func != "min" && a.Func != "max":
+		x := args[0]
+		ub.add(jen.If(acc("").Op("==").Nil()).Block(acc("").Op("=").Map(pc.reg.baseType(x.t)).Struct().Values()))
+		seen := pc.fn.tmp("seen")
+		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("")).Index(x.v.Clone()))
+		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(
+			acc("").Index(x.v.Clone()).Op("=").Struct().Values(),
+			acc("Order").Op("=").Append(acc("Order"), x.v.Clone()),
+		))
+	case a.Func == "count":
+		if len(args) == 0 {
+			ub.add(acc("").Op("++"))
+		} else if ok := okAnd(args...); ok == nil {
+			ub.add(acc("").Op("++"))
+		} else {
+			ub.add(jen.If(ok).Block(acc("").Op("++")))
+		}
+	case a.Func == "count_if":
+		ub.add(jen.If(okCond(args[0].ok, args[0].v.Clone())).Block(acc("").Op("++")))
+	case a.Func == "sum":
+		x := args[0]
+		var add []jen.Code
+		switch a.Type.Kind {
+		case types.LongKind:
+			add = pc.checkedAdd(ub, acc(""), jen.Int64().Call(x.v.Clone()), "Add", a.Type)
+		case types.DecimalKind:
+			add = pc.decimalAccumulate(acc(""), a.Type.Scale, x, a.Type)
+		default:
+			add = []jen.Code{acc("").Op("+=").Add(pc.reg.baseType(a.Type)).Call(x.v.Clone())}
+		}
+		add = append(add, acc("OK").Op("=").True())
+		if x.ok != nil {
+			ub.add(jen.If(x.ok.Clone()).Block(add...))
+		} else {
+			ub.add(add...)
+		}
+	case a.Func == "avg" || a.Func == "mean":
+		x := args[0]
+		var add []jen.Code
+		if a.Type.Kind == types.DecimalKind {
+			sumT := types.DecimalOf(types.MaxDecimalPrecision, x.t.Scale)
+			add = pc.decimalAccumulate(acc(""), x.t.Scale, x, sumT)
+		} else {
+			add = []jen.Code{acc("").Op("+=").Float64().Call(x.v.Clone())}
+		}
+		add = append(add, acc("N").Op("++"))
+		if x.ok != nil {
+			ub.add(jen.If(x.ok.Clone()).Block(add...))
+		} else {
+			ub.add(add...)
+		}
+	case a.Func == "min" || a.Func == "max":
+		x := args[0]
+		op := "<"
+		if a.Func == "max" {
+			op = ">"
+		}
+		cur := val{v: acc(""), t: a.Type}
+		better := ec.compare(x, cur, op)
+		ub.add(jen.If(okCond(x.ok, jen.Parens(jen.Op("!").Add(acc("OK")).Op("||").Add(better)))).Block(
+			jen.List(acc(""), acc("OK")).Op("=").List(x.v.Clone(), jen.True())))
+	case a.Func == "first" || a.Func == "any_value" || a.Func == "first_value":
+		x := args[0]
+		okv := jen.True()
+		if x.ok != nil {
+			okv = x.ok.Clone()
+		}
+		ub.add(jen.If(jen.Op("!").Add(acc("Set"))).Block(
+			jen.List(acc(""), acc("OK"), acc("Set")).Op("=").List(x.v.Clone(), okv, jen.True())))
+	case a.Func == "last" || a.Func == "last_value":
+		x := args[0]
+		okv := jen.True()
+		if x.ok != nil {
+			okv = x.ok.Clone()
+		}
+		ub.add(jen.List(acc(""), acc("OK"), acc("Set")).Op("=").List(x.v.Clone(), okv, jen.True()))
+	case a.Func == "bool_and" || a.Func == "every":
+		x := args[0]
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(
+			jen.List(acc(""), acc("OK")).Op("=").List(jen.Parens(jen.Op("!").Add(acc("OK")).Op("||").Add(acc(""))).Op("&&").Add(x.v.Clone()), jen.True())))
+	case a.Func == "bool_or" || a.Func == "some" || a.Func == "any":
+		x := args[0]
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(
+			jen.List(acc(""), acc("OK")).Op("=").List(acc("").Op("||").Add(x.v.Clone()), jen.True())))
+	case a.Func == "collect_list" || a.Func == "array_agg":
+		x := args[0]
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Op("=").Append(acc(""), ec.wrap(val{v: x.v, t: x.t}, a.Type.ContainsNull))))
+	case a.Func == "collect_set":
+		x := args[0]
+		ub.add(jen.If(acc("Seen").Op("==").Nil()).Block(acc("Seen").Op("=").Map(pc.reg.baseType(x.t)).Struct().Values()))
+		seen := pc.fn.tmp("seen")
+		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("Seen")).Index(x.v.Clone()))
+		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(
+			acc("Seen").Index(x.v.Clone()).Op("=").Struct().Values(),
+			acc("").Op("=").Append(acc(""), ec.wrap(val{v: x.v, t: x.t}, a.Type.ContainsNull)),
+		))
+	default:
+		panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
+	}
+	if a.Filter != nil {
+		cb := b.sub()
+		cond := ec.cond(cb, a.Filter)
+		b.add(cb.stmts...)
+		b.add(jen.If(cond).Block(ub.stmts...))
+		return
+	}
+	b.add(ub.stmts...)
+}
+
+// checkedAdd emits acc = acc + x for BIGINT with an ANSI overflow check.
+func (pc *planCompiler) checkedAdd(b *block, acc, x jen.Code, op string, t types.Type) []jen.Code {
+	s, good := pc.fn.tmp("s"), pc.fn.tmp("good")
+	return []jen.Code{
+		jen.List(jen.Id(s), jen.Id(good)).Op(":=").Qual(pkgSQLFn, op).Call(acc, x),
+		jen.If(jen.Op("!").Id(good)).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String())))),
+		jen.Add(acc).Op("=").Id(s),
+	}
+}
+
+// decimalAccumulate emits acc = acc + x for a DECIMAL sum of type t.
+func (pc *planCompiler) decimalAccumulate(acc jen.Code, accScale int, x val, t types.Type) []jen.Code {
+	s, good := pc.fn.tmp("s"), pc.fn.tmp("good")
+	return []jen.Code{
+		jen.List(jen.Id(s), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "DecimalAdd").Call(acc, jen.Lit(accScale), x.v.Clone(), jen.Lit(x.t.Scale), jen.Lit(t.Precision), jen.Lit(t.Scale)),
+		jen.If(jen.Op("!").Id(good)).Block(jen.Return(pc.rowErr(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String()))))),
+		jen.Add(acc).Op("=").Id(s),
+	}
+}
+
+// aggResult returns the final value of aggregate j for one group.
+func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.AggCall) val {
+	acc := func(suffix string) *jen.Statement { return st.Clone().Dot(accName(j, suffix)) }
+	if a.Distinct && a.Func != "min" && a.Func != "max" {
+		switch a.Func {
+		case "count":
+			return val{v: jen.Int64().Call(jen.Len(acc("Order"))), t: a.Type}
+		case "sum", "avg", "mean":
+			argT := a.Args[0].ResultType()
+			// Fold the distinct values in order of first appearance.
+			sum, n := pc.fn.tmp("sum"), pc.fn.tmp("n")
+			it := pc.fn.tmp("x")
+			body := []jen.Code{jen.Id(n).Op("++")}
+			sumT := a.Type
+			if a.Func != "sum" {
+				sumT = types.DoubleType
+				if a.Type.Kind == types.DecimalKind {
+					sumT = types.DecimalOf(types.MaxDecimalPrecision, argT.Scale)
+				}
+			}
+			switch sumT.Kind {
+			case types.LongKind:
+				body = append(body, pc.checkedAdd(b, jen.Id(sum), jen.Int64().Call(jen.Id(it)), "Add", sumT)...)
+			case types.DecimalKind:
+				body = append(body, pc.decimalAccumulate(jen.Id(sum), sumT.Scale, val{v: jen.Id(it), t: argT}, sumT)...)
+			default:
+				body = append(body, jen.Id(sum).Op("+=").Add(pc.reg.baseType(sumT)).Call(jen.Id(it)))
+			}
+			b.add(jen.Var().Id(sum).Add(pc.reg.baseType(sumT)), jen.Var().Id(n).Int64())
+			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Add(acc("Order"))).Block(body...))
+			if a.Func == "sum" {
+				return val{v: jen.Id(sum), ok: jen.Id(n).Op(">").Lit(0), t: a.Type}
+			}
+			return pc.avgOf(b, jen.Id(sum), jen.Id(n), sumT, a.Type)
+		}
+	}
+	switch a.Func {
+	case "count", "count_if":
+		return val{v: acc(""), t: a.Type}
+	case "sum", "min", "max", "first", "last", "any_value", "first_value", "last_value",
+		"bool_and", "every", "bool_or", "some", "any":
+		return val{v: acc(""), ok: acc("OK"), t: a.Type}
+	case "avg", "mean":
+		sumT := types.DoubleType
+		if a.Type.Kind == types.DecimalKind {
+			sumT = types.DecimalOf(types.MaxDecimalPrecision, a.Args[0].ResultType().Scale)
+		}
+		return pc.avgOf(b, acc(""), acc("N"), sumT, a.Type)
+	case "collect_list", "array_agg", "collect_set":
+		return val{v: acc(""), t: a.Type}
+	}
+	panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
+}
+
+// avgOf returns sum / n as type t (NULL when n is 0).
+func (pc *planCompiler) avgOf(b *block, sum, n jen.Code, sumT, t types.Type) val {
+	ok := jen.Add(n).Op(">").Lit(0)
+	if t.Kind != types.DecimalKind {
+		v := pc.fn.tmp("avg")
+		b.add(jen.Var().Id(v).Float64())
+		b.add(jen.If(ok.Clone()).Block(jen.Id(v).Op("=").Add(sum).Op("/").Float64().Call(n)))
+		return val{v: jen.Id(v), ok: ok, t: t}
+	}
+	v := pc.fn.tmp("avg")
+	b.add(jen.Var().Id(v).Qual(pkgTypes, "Decimal"))
+	b.add(jen.If(ok.Clone()).Block(jen.Id(v).Op("=").Qual(pkgSQLFn, "DecimalAvg").Call(sum, jen.Lit(sumT.Scale), n, jen.Lit(t.Precision), jen.Lit(t.Scale))))
+	return val{v: jen.Id(v), ok: ok, t: t}
+}

@@ -1,0 +1,264 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/pipegen/pipegen/runtime/types"
+	"github.com/pipegen/pipegen/spec/sql"
+)
+
+// callKind says how a scalar function compiles.
+type callKind uint8
+
+const (
+	// strictCall: NULL if any argument is NULL, else sqlfn.<impl>(args...).
+	strictCall callKind = iota
+	// fallibleCall: like strictCall, but the helper returns (value, ok) and
+	// !ok fails the row under ANSI semantics (try_ variants return NULL).
+	fallibleCall
+	// nullableCall: like strictCall, but the helper returns (value, ok) and
+	// !ok is a NULL result (e.g. date_trunc with an unknown unit).
+	nullableCall
+)
+
+// scalarImpl is how one scalar function of the function table compiles.
+type scalarImpl struct {
+	kind callKind
+	// impl is the sqlfn function; "Decimal" is appended when the first
+	// argument is a DECIMAL and decimalSuffix is set.
+	impl          string
+	decimalSuffix bool
+	// tryOf names the function whose failures this try_ variant turns into NULL.
+	try bool
+}
+
+// scalarImpls maps canonical function names to their implementations in
+// runtime/sqlfn. Functions with their own compile rules (coalesce, if,
+// struct, ...) are handled in call.
+var scalarImpls = map[string]scalarImpl{
+	"upper":            {impl: "Upper"},
+	"ucase":            {impl: "Upper"},
+	"lower":            {impl: "Lower"},
+	"lcase":            {impl: "Lower"},
+	"trim":             {impl: "Trim"},
+	"ltrim":            {impl: "LTrim"},
+	"rtrim":            {impl: "RTrim"},
+	"length":           {impl: "Length"},
+	"char_length":      {impl: "Length"},
+	"substring":        {impl: "Substring"},
+	"substr":           {impl: "Substring"},
+	"replace":          {impl: "Replace"},
+	"split":            {kind: fallibleCall, impl: "Split"},
+	"initcap":          {impl: "InitCap"},
+	"to_date":          {kind: fallibleCall, impl: "ToDate"},
+	"to_timestamp":     {kind: fallibleCall, impl: "ToTimestamp"},
+	"try_to_timestamp": {kind: fallibleCall, impl: "ToTimestamp", try: true},
+	"date_format":      {impl: "DateFormat"},
+	"date_trunc":       {kind: nullableCall, impl: "DateTrunc"},
+	"year":             {impl: "Year"},
+	"quarter":          {impl: "Quarter"},
+	"month":            {impl: "Month"},
+	"day":              {impl: "DayOfMonth"},
+	"dayofmonth":       {impl: "DayOfMonth"},
+	"dayofweek":        {impl: "DayOfWeek"},
+	"dayofyear":        {impl: "DayOfYear"},
+	"hour":             {impl: "Hour"},
+	"minute":           {impl: "Minute"},
+	"second":           {impl: "Second"},
+	"datediff":         {impl: "DateDiff"},
+	"date_add":         {impl: "DateAdd"},
+	"date_sub":         {impl: "DateSub"},
+	"abs":              {kind: fallibleCall, impl: "Abs", decimalSuffix: true},
+	"round":            {kind: fallibleCall, impl: "Round", decimalSuffix: true},
+	"floor":            {kind: fallibleCall, impl: "Floor", decimalSuffix: true},
+	"ceil":             {kind: fallibleCall, impl: "Ceil", decimalSuffix: true},
+	"ceiling":          {kind: fallibleCall, impl: "Ceil", decimalSuffix: true},
+	"sqrt":             {impl: "Sqrt"},
+	"try_divide":       {kind: fallibleCall, impl: "Div", try: true},
+}
+
+// call compiles a scalar function call.
+func (c *exprCompiler) call(b *block, e *sql.Call) val {
+	switch e.Func {
+	case "coalesce", "nvl", "ifnull":
+		return c.coalesce(b, e)
+	case "if", "iff":
+		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: e.Args[0], Then: e.Args[1]}}, Else: e.Args[2], Type: e.Type, Nullable: e.Nullable})
+	case "nvl2":
+		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: &sql.IsNull{X: e.Args[0], Not: true}, Then: e.Args[1]}}, Else: e.Args[2], Type: e.Type, Nullable: e.Nullable})
+	case "nullif":
+		eq := &sql.Binary{Op: sql.Eq, L: e.Args[0], R: e.Args[1], Type: types.BooleanType}
+		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: eq, Then: &sql.Literal{Type: e.Type}}}, Else: e.Args[0], Type: e.Type, Nullable: true})
+	case "concat":
+		return c.concat(b, e)
+	case "concat_ws":
+		return c.concatWS(b, e)
+	case "greatest", "least":
+		return c.extreme(b, e)
+	case "current_timestamp", "now":
+		return val{v: jen.Add(c.ctx).Dot("CurrentTimestamp").Call(), t: e.Type}
+	case "current_date", "curdate":
+		return val{v: jen.Add(c.ctx).Dot("CurrentDate").Call(), t: e.Type}
+	case "struct", "named_struct":
+		return c.makeStruct(b, e)
+	case "array":
+		return c.makeArray(b, e)
+	case "size", "cardinality", "array_size":
+		x := c.compile(b, e.Args[0])
+		return val{v: jen.Int32().Call(jen.Len(x.v)), ok: x.ok, t: e.Type}
+	case "element_at":
+		x := c.compile(b, e.Args[0])
+		if x.t.Kind == types.MapKind {
+			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
+		}
+		return c.elementAt(b, e)
+	case "array_contains":
+		return c.arrayContains(b, e)
+	}
+	impl, ok := scalarImpls[e.Func]
+	if !ok {
+		c.unsupported(e.Pos, "function %s", e.Func)
+	}
+	args := make([]val, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = b.bind(c.compile(b, a))
+	}
+	name := impl.impl
+	if impl.decimalSuffix && len(args) > 0 && args[0].t.Kind == types.DecimalKind {
+		name += "Decimal"
+	}
+	goArgs := make([]jen.Code, 0, len(args)+3)
+	for _, a := range args {
+		goArgs = append(goArgs, a.v.Clone())
+		if a.t.Kind == types.DecimalKind {
+			goArgs = append(goArgs, jen.Lit(a.t.Scale))
+		}
+	}
+	if e.Type.Kind == types.DecimalKind {
+		goArgs = append(goArgs, jen.Lit(e.Type.Precision), jen.Lit(e.Type.Scale))
+	}
+	ok2 := okAnd(args...)
+	switch impl.kind {
+	case strictCall:
+		return val{v: jen.Qual(pkgSQLFn, name).Call(goArgs...), ok: ok2, t: e.Type}
+	case nullableCall:
+		v, good := b.fn.tmp("v"), b.fn.tmp("good")
+		b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(goArgs...))
+		return val{v: jen.Id(v), ok: andOK(ok2, jen.Id(good)), t: e.Type}
+	}
+	v, good := b.fn.tmp("v"), b.fn.tmp("good")
+	b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(goArgs...))
+	if impl.try {
+		return val{v: jen.Id(v), ok: andOK(ok2, jen.Id(good)), t: e.Type}
+	}
+	b.add(jen.If(okCond(ok2, jen.Op("!").Id(good))).Block(b.fail(
+		jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(goArgs...)))))
+	return val{v: jen.Id(v), ok: ok2, t: e.Type}
+}
+
+// coalesce returns the first non-NULL argument, evaluating the rest only
+// when needed.
+func (c *exprCompiler) coalesce(b *block, e *sql.Call) val {
+	whens := make([]sql.When, 0, len(e.Args))
+	for _, a := range e.Args[:len(e.Args)-1] {
+		whens = append(whens, sql.When{Cond: &sql.IsNull{X: a, Not: true}, Then: a})
+	}
+	return c.caseExpr(b, &sql.Case{Whens: whens, Else: e.Args[len(e.Args)-1], Type: e.Type, Nullable: e.Nullable})
+}
+
+// concat joins strings; NULL if any argument is NULL.
+func (c *exprCompiler) concat(b *block, e *sql.Call) val {
+	if len(e.Args) == 0 {
+		return val{v: jen.Lit(""), t: e.Type}
+	}
+	args := make([]val, len(e.Args))
+	var sum *jen.Statement
+	for i, a := range e.Args {
+		args[i] = b.bind(c.compile(b, a))
+		if i == 0 {
+			sum = args[i].v.Clone()
+		} else {
+			sum = sum.Op("+").Add(args[i].v.Clone())
+		}
+	}
+	return val{v: sum, ok: okAnd(args...), t: e.Type}
+}
+
+// concatWS joins the non-NULL strings with a separator (NULL separator → NULL).
+func (c *exprCompiler) concatWS(b *block, e *sql.Call) val {
+	sep := b.bind(c.compile(b, e.Args[0]))
+	parts := make([]jen.Code, 0, len(e.Args)-1)
+	for _, a := range e.Args[1:] {
+		x := b.bind(c.compile(b, a))
+		parts = append(parts, c.wrap(x, true))
+	}
+	return val{v: jen.Qual(pkgSQLFn, "ConcatWS").Call(append([]jen.Code{sep.v.Clone()}, parts...)...), ok: cloneOK(sep.ok), t: e.Type}
+}
+
+// extreme compiles greatest and least: NULL arguments are skipped; NULL
+// only when all are NULL.
+func (c *exprCompiler) extreme(b *block, e *sql.Call) val {
+	op := ">"
+	if e.Func == "least" {
+		op = "<"
+	}
+	v, ok := b.fn.tmp("v"), b.fn.tmp("ok")
+	b.add(jen.Var().Id(v).Add(c.reg.baseType(e.Type)), jen.Var().Id(ok).Bool())
+	for _, a := range e.Args {
+		x := b.bind(c.compile(b, a))
+		better := c.compare(x, val{v: jen.Id(v), t: e.Type}, op)
+		b.add(jen.If(okCond(x.ok, jen.Parens(jen.Op("!").Id(ok).Op("||").Add(better)))).Block(
+			jen.List(jen.Id(v), jen.Id(ok)).Op("=").List(x.v.Clone(), jen.True())))
+	}
+	return val{v: jen.Id(v), ok: jen.Id(ok), t: e.Type}
+}
+
+// makeStruct compiles struct(a, b) and named_struct('a', x, 'b', y).
+func (c *exprCompiler) makeStruct(b *block, e *sql.Call) val {
+	vals := e.Args
+	if e.Func == "named_struct" {
+		vals = nil
+		for i := 1; i < len(e.Args); i += 2 {
+			vals = append(vals, e.Args[i])
+		}
+	}
+	s := c.reg.structFor(e.Type, "Struct")
+	d := jen.Dict{}
+	for i, a := range vals {
+		x := b.bind(c.compile(b, a))
+		d[jen.Id(s.fields[i].name)] = c.wrap(x, s.fields[i].nullable)
+	}
+	return val{v: jen.Id(s.name).Values(d), t: e.Type}
+}
+
+// makeArray compiles array(a, b, ...).
+func (c *exprCompiler) makeArray(b *block, e *sql.Call) val {
+	items := make([]jen.Code, len(e.Args))
+	for i, a := range e.Args {
+		x := b.bind(c.compile(b, a))
+		items[i] = c.wrap(x, e.Type.ContainsNull)
+	}
+	return val{v: c.reg.baseType(e.Type).Values(items...), t: e.Type}
+}
+
+// elementAt compiles element_at(array, i): 1-based, negative counts from
+// the end, out of range is an error under ANSI semantics (0 always is).
+func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
+	x := b.bind(c.compile(b, e.Args[0]))
+	i := b.bind(c.compile(b, e.Args[1]))
+	ok := okAnd(x, i)
+	v, found := b.fn.tmp("v"), b.fn.tmp("found")
+	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ElementAt").Call(x.v.Clone(), i.v.Clone()))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArrayIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
+	return c.unwrapElem(val{v: jen.Id(v), ok: ok, t: *x.t.Elem}, x.t.ContainsNull, b)
+}
+
+// arrayContains compiles array_contains(arr, v) with Spark's NULL rules:
+// NULL when v is NULL, or when v is not found and the array holds a NULL.
+func (c *exprCompiler) arrayContains(b *block, e *sql.Call) val {
+	x := b.bind(c.compile(b, e.Args[0]))
+	y := b.bind(c.compile(b, e.Args[1]))
+	v, found := b.fn.tmp("v"), b.fn.tmp("known")
+	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ArrayContains").Call(x.v.Clone(), y.v.Clone()))
+	return val{v: jen.Id(v), ok: andOK(okAnd(x, y), jen.Id(found)), t: types.BooleanType}
+}

@@ -1,0 +1,333 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/pipegen/pipegen/runtime/types"
+	"github.com/pipegen/pipegen/spec/sql"
+)
+
+// relInfo is what the plan compiler needs to know about a relation a Scan
+// reads: the Go variable holding its runtime definition, its row struct and
+// the Go field of each column.
+type relInfo struct {
+	varName string    // e.g. "rawOrders"
+	row     *goStruct // the row struct
+}
+
+// planCompiler compiles a checked plan into Go statements with the
+// produce/consume model: each operator produces its rows by handing the
+// values of its output columns to the code of the operator above it, so a
+// chain of filters and projections becomes straight-line code inside one
+// loop, and only aggregations, joins, sorts and DISTINCT hold rows.
+type planCompiler struct {
+	reg  *typeRegistry
+	fn   *funcScope
+	rels map[string]*relInfo
+	// rowErr wraps a run-time expression failure with the flow and row.
+	rowErr func(cause jen.Code) jen.Code
+}
+
+// consumer emits, into b, the code that handles one row whose column values
+// are cols.
+type consumer func(b *block, cols []val)
+
+// concurrentSafe reports whether every operator between a Scan and the
+// root handles rows independently, so that the scan's callback may run on
+// several workers at once. Build sides of joins are read sequentially
+// before the probe starts and are read-only afterwards.
+func concurrentSafe(p sql.Plan) bool {
+	switch p := p.(type) {
+	case *sql.Scan, *sql.Values:
+		return true
+	case *sql.Filter:
+		return concurrentSafe(p.Input)
+	case *sql.Project:
+		return concurrentSafe(p.Input)
+	case *sql.Union:
+		for _, in := range p.Inputs {
+			if !concurrentSafe(in) {
+				return false
+			}
+		}
+		return !p.Distinct
+	case *sql.Join:
+		switch p.Kind {
+		case sql.InnerJoin, sql.LeftJoin, sql.LeftSemiJoin, sql.LeftAntiJoin, sql.CrossJoin:
+			return concurrentSafe(p.Left)
+		}
+	}
+	return false
+}
+
+// produce emits into b the code producing p's rows, calling consume for the
+// row-handling code. concurrent says whether the driving scan may run its
+// callback on several workers.
+func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume consumer) {
+	switch p := p.(type) {
+	case *sql.Scan:
+		pc.scan(b, p, concurrent, consume)
+	case *sql.Values:
+		pc.values(b, p, consume)
+	case *sql.Filter:
+		pc.produce(b, p.Input, concurrent, func(b *block, cols []val) {
+			ec := pc.exprs(cols)
+			cond := ec.cond(b, p.Cond)
+			inner := b.sub()
+			consume(inner, cols)
+			b.add(jen.If(cond).Block(inner.stmts...))
+		})
+	case *sql.Project:
+		pc.produce(b, p.Input, concurrent, func(b *block, cols []val) {
+			ec := pc.exprs(cols)
+			out := make([]val, len(p.Exprs))
+			for i, e := range p.Exprs {
+				out[i] = b.bind(ec.compile(b, e))
+			}
+			consume(b, out)
+		})
+	case *sql.Aggregate:
+		pc.aggregate(b, p, consume)
+	case *sql.Join:
+		pc.join(b, p, concurrent, consume)
+	case *sql.Union:
+		for _, in := range p.Inputs {
+			if p.Distinct {
+				pc.distinct(b, in, consume)
+			} else {
+				pc.produce(b, in, concurrent, consume)
+			}
+		}
+	case *sql.Distinct:
+		pc.distinct(b, p.Input, consume)
+	case *sql.Sort:
+		pc.sort(b, p, nil, consume)
+	case *sql.Limit:
+		if s, ok := p.Input.(*sql.Sort); ok {
+			pc.sort(b, s, &p.N, consume)
+			return
+		}
+		pc.limit(b, p, consume)
+	default:
+		panic(&UnsupportedError{What: fmt.Sprintf("operator %T", p)})
+	}
+}
+
+func (pc *planCompiler) exprs(cols []val) *exprCompiler {
+	return &exprCompiler{reg: pc.reg, cols: cols, ctx: jen.Id("ctx")}
+}
+
+// scan reads a source or a table: its micro-batch when Streaming, its
+// snapshot otherwise.
+func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume consumer) {
+	rel := pc.rels[p.Name]
+	if rel == nil {
+		panic(fmt.Sprintf("gen: scan of unknown relation %q", p.Name))
+	}
+	rows, r := pc.fn.tmp("rows"), pc.fn.tmp("r")
+	cols := make([]val, len(p.Columns))
+	for i, c := range p.Columns {
+		f := rel.row.fields[i]
+		sel := jen.Id(r).Dot(f.name)
+		if c.Nullable {
+			cols[i] = val{v: sel.Clone().Dot("V"), ok: sel.Clone().Dot("Valid"), t: c.Type}
+		} else {
+			cols[i] = val{v: sel, t: c.Type}
+		}
+	}
+	body := b.sub()
+	consume(body, cols)
+	opts := jen.Dict{}
+	if p.Streaming {
+		opts[jen.Id("Streaming")] = jen.True()
+	}
+	if concurrent {
+		opts[jen.Id("Concurrent")] = jen.True()
+	}
+	b.add(jen.If(jen.Err().Op(":=").Qual(pkgRuntime, "Scan").Call(
+		jen.Id("ctx"), jen.Id(rel.varName), jen.Qual(pkgRuntime, "ScanOptions").Values(opts),
+		jen.Func().Params(jen.Id("w").Op("*").Qual(pkgRuntime, "Worker"), jen.Id(rows).Index().Id(rel.row.name)).Error().Block(
+			jen.For(jen.Id("i").Op(":=").Range().Id(rows)).Block(
+				append([]jen.Code{jen.Id(r).Op(":=").Op("&").Id(rows).Index(jen.Id("i"))}, body.stmts...)...,
+			),
+			jen.Return(jen.Nil()),
+		),
+	), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+}
+
+// values produces the rows of an inline table.
+func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
+	for _, row := range p.Rows {
+		rb := b.sub()
+		ec := pc.exprs(nil)
+		cols := make([]val, len(row))
+		for i, e := range row {
+			cols[i] = rb.bind(ec.compile(rb, e))
+		}
+		consume(rb, cols)
+		b.add(jen.Block(rb.stmts...))
+	}
+}
+
+// tuple is a local struct type holding the values of some columns, used as
+// a hash key or to keep rows of a join's build side, a sort or a DISTINCT.
+type tuple struct {
+	name  string
+	types []types.Type
+	// nullable[i] says whether field i has a validity flag.
+	nullable []bool
+}
+
+// declareTuple emits `type <name> struct{...}` for the given values.
+func (pc *planCompiler) declareTuple(b *block, prefix string, xs []val) *tuple {
+	t := &tuple{name: pc.fn.tmp(prefix)}
+	fields := make([]jen.Code, 0, 2*len(xs))
+	for i, x := range xs {
+		t.types = append(t.types, x.t)
+		t.nullable = append(t.nullable, x.ok != nil)
+		fields = append(fields, jen.Id(fmt.Sprintf("F%d", i)).Add(pc.reg.baseType(x.t)))
+		if x.ok != nil {
+			fields = append(fields, jen.Id(fmt.Sprintf("F%dOK", i)).Bool())
+		}
+	}
+	b.add(jen.Type().Id(t.name).Struct(fields...))
+	return t
+}
+
+// literal returns a composite literal of the tuple holding xs.
+func (t *tuple) literal(xs []val) *jen.Statement {
+	d := jen.Dict{}
+	for i, x := range xs {
+		d[jen.Id(fmt.Sprintf("F%d", i))] = x.v.Clone()
+		if t.nullable[i] {
+			d[jen.Id(fmt.Sprintf("F%dOK", i))] = x.ok.Clone()
+		}
+	}
+	return jen.Id(t.name).Values(d)
+}
+
+// fields returns the values of a tuple held in the Go expression v.
+func (t *tuple) fields(v jen.Code) []val {
+	out := make([]val, len(t.types))
+	for i := range t.types {
+		out[i] = val{v: jen.Add(v).Dot(fmt.Sprintf("F%d", i)), t: t.types[i]}
+		if t.nullable[i] {
+			out[i].ok = jen.Add(v).Dot(fmt.Sprintf("F%dOK", i))
+		}
+	}
+	return out
+}
+
+// comparable reports whether values of t can be Go map keys.
+func comparable(t types.Type) bool {
+	switch t.Kind {
+	case types.BinaryKind, types.ArrayKind, types.MapKind:
+		return false
+	case types.StructKind:
+		for _, f := range t.Fields {
+			if !comparable(f.Type) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// distinct passes on each distinct row once, in order of first appearance.
+func (pc *planCompiler) distinct(b *block, in sql.Plan, consume consumer) {
+	seen := pc.fn.tmp("seen")
+	var tt *tuple
+	pc.produce(b, in, false, func(rb *block, cols []val) {
+		for _, c := range cols {
+			if !comparable(c.t) {
+				panic(&UnsupportedError{What: "DISTINCT over a column of type " + c.t.String()})
+			}
+		}
+		if tt == nil {
+			tt = pc.declareTuple(b, "row", cols)
+			b.add(jen.Id(seen).Op(":=").Map(jen.Id(tt.name)).Struct().Values())
+		}
+		k := pc.fn.tmp("k")
+		rb.add(jen.Id(k).Op(":=").Add(tt.literal(normalized(cols))))
+		inner := rb.sub()
+		inner.add(jen.Id(seen).Index(jen.Id(k)).Op("=").Struct().Values())
+		consume(inner, cols)
+		rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Op("!").Id("dup")).Block(inner.stmts...))
+	})
+}
+
+// normalized returns cols with NULL values replaced by the zero value, so
+// that two NULLs compare equal as keys whatever the value field held.
+func normalized(cols []val) []val {
+	// The compiler keeps the value of a NULL at its zero value (see val),
+	// so the values are already normalized.
+	return cols
+}
+
+// limit passes on the first N rows.
+func (pc *planCompiler) limit(b *block, p *sql.Limit, consume consumer) {
+	n := pc.fn.tmp("n")
+	b.add(jen.Var().Id(n).Int64())
+	pc.produce(b, p.Input, false, func(rb *block, cols []val) {
+		inner := rb.sub()
+		inner.add(jen.Id(n).Op("++"))
+		consume(inner, cols)
+		rb.add(jen.If(jen.Id(n).Op("<").Lit(p.N)).Block(inner.stmts...))
+	})
+}
+
+// sort collects the rows, orders them by the sort keys (NULLS FIRST/LAST as
+// given) and passes them on; with limit only the first *limit rows.
+func (pc *planCompiler) sort(b *block, p *sql.Sort, limit *int64, consume consumer) {
+	rows := pc.fn.tmp("sorted")
+	var tt *tuple
+	var nkeys int
+	pc.produce(b, p.Input, false, func(rb *block, cols []val) {
+		ec := pc.exprs(cols)
+		all := append([]val(nil), cols...)
+		for _, k := range p.Keys {
+			all = append(all, rb.bind(ec.compile(rb, k.Expr)))
+		}
+		nkeys = len(p.Keys)
+		if tt == nil {
+			tt = pc.declareTuple(b, "row", all)
+			b.add(jen.Var().Id(rows).Index().Id(tt.name))
+		}
+		rb.add(jen.Id(rows).Op("=").Append(jen.Id(rows), tt.literal(all)))
+	})
+	ncols := len(tt.types) - nkeys
+	// Comparator: keys in order, NULL placement, direction.
+	var cmp []jen.Code
+	for i, k := range p.Keys {
+		a := tt.fields(jen.Id("a"))[ncols+i]
+		c := tt.fields(jen.Id("c"))[ncols+i]
+		sign := 1
+		if k.Descending {
+			sign = -1
+		}
+		nullFirst := -1
+		if !k.NullsFirst {
+			nullFirst = 1
+		}
+		if a.ok != nil {
+			cmp = append(cmp, jen.If(a.ok.Clone().Op("!=").Add(c.ok.Clone())).Block(
+				jen.If(a.ok.Clone()).Block(jen.Return(jen.Lit(-nullFirst))),
+				jen.Return(jen.Lit(nullFirst)),
+			))
+		}
+		ec := pc.exprs(nil)
+		cmp = append(cmp, jen.If(ec.compare(a, c, "<")).Block(jen.Return(jen.Lit(-sign))),
+			jen.If(ec.compare(c, a, "<")).Block(jen.Return(jen.Lit(sign))))
+	}
+	cmp = append(cmp, jen.Return(jen.Lit(0)))
+	b.add(jen.Qual("slices", "SortStableFunc").Call(jen.Id(rows), jen.Func().Params(jen.List(jen.Id("a"), jen.Id("c")).Id(tt.name)).Int().Block(cmp...)))
+	if limit != nil {
+		b.add(jen.If(jen.Len(jen.Id(rows)).Op(">").Lit(int(*limit))).Block(jen.Id(rows).Op("=").Id(rows).Index(jen.Empty(), jen.Lit(int(*limit)))))
+	}
+	body := b.sub()
+	it := pc.fn.tmp("s")
+	consume(body, tt.fields(jen.Id(it))[:ncols])
+	b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Id(rows)).Block(body.stmts...))
+}
