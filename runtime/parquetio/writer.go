@@ -1,0 +1,353 @@
+package parquetio
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// Codec is a Parquet compression codec a Writer can use.
+type Codec int
+
+// The codecs: Snappy is the default, as in Spark.
+const (
+	Snappy Codec = iota
+	Zstd
+	Uncompressed
+)
+
+// DefaultRowGroupRows is the default bound on rows per row group.
+const DefaultRowGroupRows = 120_000
+
+// MaxStatsStringLength is the longest string, in characters, whose value is
+// written as a Delta min/max statistic; Delta truncates longer ones to this
+// prefix length (delta.dataSkippingStringPrefixLength), so pipegen omits them.
+const MaxStatsStringLength = 32
+
+// WriterOptions configure a Writer. The zero value is Snappy with
+// DefaultRowGroupRows.
+type WriterOptions struct {
+	Codec Codec
+	// RowGroupRows bounds the rows of one row group; 0 means DefaultRowGroupRows.
+	RowGroupRows int
+}
+
+// FileInfo describes a finished data file for Delta's add action.
+type FileInfo struct {
+	// Size is the file size in bytes.
+	Size int64
+	// NumRecords is the number of rows.
+	NumRecords int64
+	// Stats is Delta's stats JSON string (protocol, "Per-file Statistics"):
+	// numRecords, nullCount per non-repeated leaf (nested structs as nested
+	// objects; ARRAY and MAP columns are left out), minValues/maxValues only
+	// where exact: integers, DATE, TIMESTAMP (ISO 8601 with milliseconds,
+	// truncated down as Delta specifies), DECIMAL, and STRING values of at
+	// most MaxStatsStringLength characters. BOOLEAN, FLOAT, DOUBLE and BINARY
+	// get null counts only.
+	Stats string
+}
+
+// Writer writes one Parquet data file in the canonical layout of a schema
+// (data page v1, dictionary-encoded strings, no page statistics) and
+// computes Delta statistics while it writes. It is not safe for concurrent
+// use: run one Writer per goroutine.
+type Writer struct {
+	w      *parquet.Writer
+	cw     *countingWriter
+	leaves []Leaf
+	stats  []colStats
+	rows   int64
+	err    error
+}
+
+// NewWriter returns a Writer of canonical rows of schema s to out.
+func NewWriter(out io.Writer, s types.Schema, opts WriterOptions) *Writer {
+	var codec compress.Codec = &parquet.Snappy
+	switch opts.Codec {
+	case Zstd:
+		codec = &zstd.Codec{Level: zstd.SpeedDefault}
+	case Uncompressed:
+		codec = &parquet.Uncompressed
+	}
+	rg := opts.RowGroupRows
+	if rg <= 0 {
+		rg = DefaultRowGroupRows
+	}
+	leaves := Leaves(s)
+	cw := &countingWriter{w: out}
+	options := []parquet.WriterOption{
+		SchemaFor(s),
+		parquet.Compression(codec),
+		parquet.DataPageVersion(1),
+		parquet.DataPageStatistics(false),
+		parquet.MaxRowsPerRowGroup(int64(rg)),
+		parquet.CreatedBy("pipegen", "", ""),
+	}
+	for _, l := range leaves {
+		options = append(options, parquet.SkipPageBounds(l.Path...))
+	}
+	w := &Writer{
+		w:      parquet.NewWriter(cw, options...),
+		cw:     cw,
+		leaves: leaves,
+		stats:  make([]colStats, len(leaves)),
+	}
+	for i, l := range leaves {
+		w.stats[i].init(l)
+	}
+	return w
+}
+
+// Write writes rows, each in the canonical layout of the Writer's schema
+// (values ordered by column index). The rows may be reused once it returns.
+func (w *Writer) Write(rows []parquet.Row) error {
+	if w.err != nil {
+		return w.err
+	}
+	for _, row := range rows {
+		for i := range row {
+			v := &row[i]
+			c := v.Column()
+			if c >= len(w.stats) {
+				w.err = fmt.Errorf("write: row value of column %d out of range (%d leaf columns)", c, len(w.stats))
+				return w.err
+			}
+			w.stats[c].add(v)
+		}
+	}
+	if _, err := w.w.WriteRows(rows); err != nil {
+		w.err = fmt.Errorf("write: %w", err)
+		return w.err
+	}
+	w.rows += int64(len(rows))
+	return nil
+}
+
+// Close flushes the file's last row group and footer and returns its size
+// and statistics. It does not close the underlying io.Writer.
+func (w *Writer) Close() (FileInfo, error) {
+	if w.err != nil {
+		return FileInfo{}, w.err
+	}
+	if err := w.w.Close(); err != nil {
+		return FileInfo{}, fmt.Errorf("close: %w", err)
+	}
+	return FileInfo{Size: w.cw.n, NumRecords: w.rows, Stats: w.statsJSON()}, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type statKind uint8
+
+const (
+	statNone     statKind = iota // null count only
+	statInt                      // int32/int64 physical, compared as int64
+	statDecBytes                 // FIXED_LEN_BYTE_ARRAY decimal
+	statString
+	statSkip // inside ARRAY or MAP: no statistics
+)
+
+type colStats struct {
+	kind   statKind
+	typ    types.Type
+	maxDef int
+	nulls  int64
+	has    bool
+	minI   int64
+	maxI   int64
+	minD   types.Decimal
+	maxD   types.Decimal
+	minS   string
+	maxS   string
+}
+
+func (s *colStats) init(l Leaf) {
+	s.typ, s.maxDef = l.Type, l.MaxDef
+	switch {
+	case l.Repeated:
+		s.kind = statSkip
+	case l.Type.IsIntegral(), l.Type.Kind == types.DateKind, l.Type.Kind == types.TimestampKind, l.Type.Kind == types.TimestampNTZKind:
+		s.kind = statInt
+	case l.Type.Kind == types.DecimalKind && l.Physical != parquet.FixedLenByteArray:
+		s.kind = statInt
+	case l.Type.Kind == types.DecimalKind:
+		s.kind = statDecBytes
+	case l.Type.Kind == types.StringKind:
+		s.kind = statString
+	}
+}
+
+func (s *colStats) add(v *parquet.Value) {
+	if s.kind == statSkip {
+		return
+	}
+	if v.DefinitionLevel() < s.maxDef {
+		s.nulls++
+		return
+	}
+	switch s.kind {
+	case statInt:
+		var x int64
+		if v.Kind() == parquet.Int32 {
+			x = int64(v.Int32())
+		} else {
+			x = v.Int64()
+		}
+		if !s.has || x < s.minI {
+			s.minI = x
+		}
+		if !s.has || x > s.maxI {
+			s.maxI = x
+		}
+	case statDecBytes:
+		d, err := decFromBytes(v.ByteArray())
+		if err != nil {
+			return
+		}
+		if !s.has || compareDec(d, s.minD) < 0 {
+			s.minD = d
+		}
+		if !s.has || compareDec(d, s.maxD) > 0 {
+			s.maxD = d
+		}
+	case statString:
+		b := v.ByteArray()
+		if !s.has || string(b) < s.minS {
+			s.minS = string(b)
+		}
+		if !s.has || string(b) > s.maxS {
+			s.maxS = string(b)
+		}
+	}
+	s.has = true
+}
+
+// bound renders the min (max=false) or max statistic as JSON, or "" when
+// there is none.
+func (s *colStats) bound(max bool) string {
+	if !s.has {
+		return ""
+	}
+	switch s.kind {
+	case statInt:
+		x := s.minI
+		if max {
+			x = s.maxI
+		}
+		switch s.typ.Kind {
+		case types.DateKind:
+			return strconv.Quote(types.Date(x).String())
+		case types.TimestampKind:
+			return strconv.Quote(types.Timestamp(x).Time().Truncate(1e6).Format("2006-01-02T15:04:05.000Z07:00"))
+		case types.TimestampNTZKind:
+			return strconv.Quote(types.Timestamp(x).Time().Truncate(1e6).Format("2006-01-02T15:04:05.000"))
+		case types.DecimalKind:
+			return formatDec(types.DecimalFromInt64(x), s.typ.Scale)
+		}
+		return strconv.FormatInt(x, 10)
+	case statDecBytes:
+		if max {
+			return formatDec(s.maxD, s.typ.Scale)
+		}
+		return formatDec(s.minD, s.typ.Scale)
+	case statString:
+		x := s.minS
+		if max {
+			x = s.maxS
+		}
+		if utf8.RuneCountInString(x) > MaxStatsStringLength || !utf8.ValidString(x) {
+			return ""
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return ""
+}
+
+// statsJSON renders the Delta stats object with keys in schema order.
+func (w *Writer) statsJSON() string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"numRecords":%d`, w.rows)
+	section := func(name string, value func(*colStats) string) {
+		var sb bytes.Buffer
+		w.writeNested(&sb, value)
+		if sb.Len() > 2 {
+			fmt.Fprintf(&b, `,%q:`, name)
+			b.Write(sb.Bytes())
+		}
+	}
+	section("minValues", func(s *colStats) string { return s.bound(false) })
+	section("maxValues", func(s *colStats) string { return s.bound(true) })
+	section("nullCount", func(s *colStats) string {
+		if s.kind == statSkip {
+			return ""
+		}
+		return strconv.FormatInt(s.nulls, 10)
+	})
+	b.WriteByte('}')
+	return b.String()
+}
+
+// writeNested writes {"a":1,"s":{"x":2}} from the leaves' StatsPaths,
+// leaving out leaves whose value is "" and objects that end up empty.
+func (w *Writer) writeNested(b *bytes.Buffer, value func(*colStats) string) {
+	type entry struct {
+		path []string
+		val  string
+	}
+	var entries []entry
+	for i, l := range w.leaves {
+		if l.StatsPath == nil {
+			continue
+		}
+		if v := value(&w.stats[i]); v != "" {
+			entries = append(entries, entry{l.StatsPath, v})
+		}
+	}
+	var write func(depth int, es []entry)
+	write = func(depth int, es []entry) {
+		b.WriteByte('{')
+		for i := 0; i < len(es); {
+			j := i + 1
+			name := es[i].path[depth]
+			if len(es[i].path) > depth+1 {
+				for j < len(es) && len(es[j].path) > depth+1 && es[j].path[depth] == name {
+					j++
+				}
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(name)
+			b.Write(k)
+			b.WriteByte(':')
+			if len(es[i].path) > depth+1 {
+				write(depth+1, es[i:j])
+			} else {
+				b.WriteString(es[i].val)
+			}
+			i = j
+		}
+		b.WriteByte('}')
+	}
+	write(0, entries)
+}
