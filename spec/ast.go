@@ -35,6 +35,10 @@ type Str struct {
 
 	node *yaml.Node
 	file *File
+	// parent and shift are set for a part of a scalar (a part of a dotted
+	// name): its offsets are those of parent plus shift.
+	parent *Str
+	shift  int
 }
 
 // Set reports whether the scalar was written in the spec.

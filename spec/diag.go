@@ -43,15 +43,21 @@ func (p Pos) Before(q Pos) bool {
 // Severity is how bad a diagnostic is.
 type Severity uint8
 
-// Severities. Only errors make a spec invalid.
+// Severities. Only errors make a spec invalid. A note adds context to an
+// error elsewhere, e.g. that a dataset was not checked because its input
+// failed.
 const (
 	Error Severity = iota
 	Warning
+	Note
 )
 
 func (s Severity) String() string {
-	if s == Warning {
+	switch s {
+	case Warning:
 		return "warning"
+	case Note:
+		return "notice"
 	}
 	return "error"
 }
@@ -84,8 +90,11 @@ func (d Diagnostic) String() string {
 // Text is the diagnostic without its position: `message (hint) [CODE]`.
 func (d Diagnostic) Text() string {
 	var b strings.Builder
-	if d.Severity == Warning {
+	switch d.Severity {
+	case Warning:
 		b.WriteString("warning: ")
+	case Note:
+		b.WriteString("note: ")
 	}
 	b.WriteString(d.Message)
 	if d.Hint != "" {
@@ -131,26 +140,26 @@ func (ds *Diagnostics) Sort() {
 	*ds = out
 }
 
-// Format is an output format of diagnostics.
-type Format string
+// OutputFormat is an output format of diagnostics.
+type OutputFormat string
 
 // Output formats of Write.
 const (
-	// TextFormat prints `file:line:col: message (hint) [CODE]` lines.
-	TextFormat Format = "text"
-	// JSONFormat prints one JSON array of objects with the keys file, line,
-	// column, severity, code, message and hint.
-	JSONFormat Format = "json"
-	// GitHubFormat prints GitHub Actions workflow commands,
-	// `::error file=F,line=L,col=C::message`.
-	GitHubFormat Format = "github"
+	// TextOutput prints `file:line:col: message (hint) [CODE]` lines.
+	TextOutput OutputFormat = "text"
+	// JSONOutput prints one JSON array of objects with the keys file, line,
+	// column, severity (error, warning, notice), code, message and hint.
+	JSONOutput OutputFormat = "json"
+	// GitHubOutput prints GitHub Actions workflow commands,
+	// `::error file=F,line=L,col=C::message` (warning and notice likewise).
+	GitHubOutput OutputFormat = "github"
 )
 
 // Write prints ds in format f. File paths that are absolute are printed
 // relative to cwd when they lie under it.
-func (ds Diagnostics) Write(w io.Writer, f Format, cwd string) error {
+func (ds Diagnostics) Write(w io.Writer, f OutputFormat, cwd string) error {
 	switch f {
-	case JSONFormat:
+	case JSONOutput:
 		type jd struct {
 			File     string `json:"file"`
 			Line     int    `json:"line"`
@@ -167,7 +176,7 @@ func (ds Diagnostics) Write(w io.Writer, f Format, cwd string) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
-	case GitHubFormat:
+	case GitHubOutput:
 		for _, d := range ds {
 			msg := d.Message
 			if d.Hint != "" {
@@ -222,6 +231,6 @@ func (s *diagSink) errorf(pos Pos, code, hint, format string, args ...any) {
 	s.diags = append(s.diags, Diagnostic{Pos: pos, Severity: Error, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
-func (s *diagSink) warnf(pos Pos, code, hint, format string, args ...any) {
-	s.diags = append(s.diags, Diagnostic{Pos: pos, Severity: Warning, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+func (s *diagSink) notef(pos Pos, code, hint, format string, args ...any) {
+	s.diags = append(s.diags, Diagnostic{Pos: pos, Severity: Note, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 }

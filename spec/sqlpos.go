@@ -30,6 +30,9 @@ type srcUnit struct {
 // scalar's value. Offsets at or past the end map just past the last
 // character; a Str that was not read from a file returns its Pos.
 func (s Str) PosAt(off int) Pos {
+	if s.parent != nil {
+		return s.parent.PosAt(s.shift + off)
+	}
 	if s.node == nil || s.file == nil || s.Pos.Line == 0 {
 		return s.Pos
 	}
