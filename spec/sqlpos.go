@@ -185,7 +185,7 @@ func plainUnits(lines []string, line, col, need int) []srcUnit {
 }
 
 // quotedUnits reads a single- or double-quoted scalar whose content starts
-// at line:col, decoding escapes ('' in single quotes; \x escapes in double
+// at line:col, decoding escapes (” in single quotes; \x escapes in double
 // quotes) into the bytes they stand for, at the escape's position.
 func quotedUnits(lines []string, line, col int, quote rune, need int) []srcUnit {
 	var units []srcUnit
