@@ -18,9 +18,9 @@ import (
 type srcClass uint8
 
 const (
-	srcBool srcClass = iota
-	srcInt           // signed integers of any width, as int64
-	srcUint64        // UINT_64, as uint64
+	srcBool   srcClass = iota
+	srcInt             // signed integers of any width, as int64
+	srcUint64          // UINT_64, as uint64
 	srcFloat
 	srcDouble
 	srcString // BYTE_ARRAY annotated STRING, ENUM or JSON

@@ -403,7 +403,6 @@ func TestParquetTestingDecimals(t *testing.T) {
 	}
 }
 
-
 func TestParquetTestingInt96(t *testing.T) {
 	// Microseconds since the epoch as DuckDB's epoch_us returns them.
 	want := types.Schema{field("a", types.TimestampType)}
