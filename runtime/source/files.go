@@ -1,0 +1,236 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// FileInfo describes one file of a landing folder: what the runtime needs to
+// select and open it, and the fields of Spark's hidden _metadata column for
+// file sources (file_path, file_name, file_size, file_modification_time).
+// Listing and selection do not depend on the file format, so JSON, CSV and
+// Parquet sources share them.
+type FileInfo struct {
+	// Path is _metadata.file_path and the identity of the file in the
+	// checkpoint: the absolute path as a "file:" URI without an authority,
+	// percent-encoded, the form Spark and Databricks show for local files
+	// (e.g. "file:/landing/orders/part 1.json" is shown as
+	// "file:/landing/orders/part%201.json"). See FileURI.
+	Path string
+	// Name is _metadata.file_name: the last element of the path, not encoded.
+	Name string
+	// Size is _metadata.file_size, in bytes.
+	Size int64
+	// ModificationTime is _metadata.file_modification_time, truncated to
+	// milliseconds as Hadoop's FileStatus reports it to Spark.
+	ModificationTime types.Timestamp
+	// LocalPath is the file's path in the local file system, for opening it
+	// and for error messages; it is not part of _metadata.
+	LocalPath string
+}
+
+// FileURI returns the _metadata.file_path form of an absolute local path:
+// "file:" followed by the slash-separated path, percent-encoded as a URI
+// path ("file:/tmp/f0.csv"), as Spark shows it.
+func FileURI(absPath string) string {
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(absPath), OmitHost: true}
+	return u.String()
+}
+
+// Hidden reports whether a file or directory name is skipped when a landing
+// folder is listed: names starting with "." or "_" (hidden files, Spark's
+// "_SUCCESS", "_temporary" and "_delta_log"), names ending in ".tmp", and
+// names containing "_COPYING_" (files still being copied by "hadoop fs -put").
+// As in Spark's InMemoryFileIndex, a name starting with "_" that contains "="
+// is a partition directory ("_year=2024") and is not hidden.
+func Hidden(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "."):
+		return true
+	case strings.HasPrefix(name, "_"):
+		return !strings.Contains(name, "=")
+	case strings.HasSuffix(name, ".tmp"), strings.Contains(name, "_COPYING_"):
+		return true
+	}
+	return false
+}
+
+// List returns the files under root, recursively, in ingestion order (see
+// SortFiles). Hidden and temporary files and directories (see Hidden) are
+// skipped, directories below a hidden one included; empty files are listed.
+// Symbolic links to files are followed; symbolic links to directories are not
+// descended into. root may also name a single file.
+//
+// A missing root is an error wrapping fs.ErrNotExist that names the folder.
+func List(root string) ([]FileInfo, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("landing folder %s does not exist: create it or fix files.path: %w", root, err)
+		}
+		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
+	}
+	if !st.IsDir() {
+		return []FileInfo{fileInfo(abs, st)}, nil
+	}
+	var files []FileInfo
+	err = filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == abs {
+			return nil
+		}
+		if Hidden(e.Name()) {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			return nil
+		}
+		st, err := os.Stat(p) // follows a link to a file
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil // deleted while listing, or a dangling link
+			}
+			return err
+		}
+		if st.Mode().IsRegular() {
+			files = append(files, fileInfo(p, st))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
+	}
+	SortFiles(files)
+	return files, nil
+}
+
+func fileInfo(abs string, st fs.FileInfo) FileInfo {
+	return FileInfo{
+		Path:             FileURI(abs),
+		Name:             st.Name(),
+		Size:             st.Size(),
+		ModificationTime: types.Timestamp(st.ModTime().Truncate(time.Millisecond).UnixMicro()),
+		LocalPath:        abs,
+	}
+}
+
+// SortFiles sorts files into ingestion order: oldest modification time
+// first, as Spark's file stream source and Auto Loader process them, ties
+// broken by Path so the order is deterministic.
+func SortFiles(files []FileInfo) {
+	slices.SortFunc(files, func(a, b FileInfo) int {
+		if a.ModificationTime != b.ModificationTime {
+			if a.ModificationTime < b.ModificationTime {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+}
+
+// Limits bound one micro-batch of a file source, as the spec's
+// max_files_per_trigger and max_bytes_per_trigger (Spark's maxFilesPerTrigger
+// and Auto Loader's cloudFiles.maxBytesPerTrigger). Zero means no limit.
+type Limits struct {
+	// MaxFiles is the most files a batch takes.
+	MaxFiles int
+	// MaxBytes is a soft limit on the sum of file sizes: a batch takes files
+	// while their total stays within it, and always at least one file, so a
+	// file larger than MaxBytes forms a batch of its own.
+	MaxBytes int64
+}
+
+// DefaultMaxFilesPerTrigger is Auto Loader's default for
+// cloudFiles.maxFilesPerTrigger (1000), for callers that want its default.
+const DefaultMaxFilesPerTrigger = 1000
+
+// NextBatch splits pending (files not yet ingested, in ingestion order) into
+// the next micro-batch and the rest. The batch is the longest prefix within
+// the limits, with at least one file when pending is not empty; selection
+// stops at the first file that does not fit, so files are never reordered.
+func NextBatch(pending []FileInfo, lim Limits) (batch, rest []FileInfo) {
+	n := 0
+	var bytes int64
+	for n < len(pending) {
+		if lim.MaxFiles > 0 && n >= lim.MaxFiles {
+			break
+		}
+		if lim.MaxBytes > 0 && n > 0 && bytes+pending[n].Size > lim.MaxBytes {
+			break
+		}
+		bytes += pending[n].Size
+		n++
+	}
+	return pending[:n:n], pending[n:]
+}
+
+// Pending returns the listed files that seen does not report, in the order
+// given. seen is the caller's checkpoint lookup by FileInfo.Path.
+func Pending(listed []FileInfo, seen func(path string) bool) []FileInfo {
+	var out []FileInfo
+	for _, f := range listed {
+		if !seen(f.Path) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// PlanOptions configure PlanUpdate.
+type PlanOptions struct {
+	Limits
+	// SkipExisting is the spec's include_existing_files: false (Auto Loader's
+	// cloudFiles.includeExistingFiles = false): at the source's first update
+	// the files already present are recorded and not ingested.
+	SkipExisting bool
+	// FirstUpdate reports that the source has no checkpoint yet (its first
+	// update, or the first after a full refresh).
+	FirstUpdate bool
+}
+
+// Plan is what one available_now update ingests from a file source.
+type Plan struct {
+	// Skipped are files to record as seen without ingesting them (only at the
+	// first update with SkipExisting). The caller records them in the
+	// checkpoint with the update's first commit.
+	Skipped []FileInfo
+	// Batches are the micro-batches in order; each holds at least one file.
+	Batches [][]FileInfo
+}
+
+// PlanUpdate freezes the frontier of an available_now update: listed is the
+// listing taken at the start of the update (in ingestion order, as List
+// returns it) and the result covers exactly those files that seen does not
+// report, split by NextBatch. Files arriving later wait for the next update.
+func PlanUpdate(listed []FileInfo, seen func(path string) bool, o PlanOptions) Plan {
+	pending := Pending(listed, seen)
+	if o.SkipExisting && o.FirstUpdate {
+		return Plan{Skipped: pending}
+	}
+	var p Plan
+	for len(pending) > 0 {
+		var b []FileInfo
+		b, pending = NextBatch(pending, o.Limits)
+		p.Batches = append(p.Batches, b)
+	}
+	return p
+}
