@@ -89,6 +89,9 @@ type Violation struct {
 	// Allowed lists the keys allowed at Path when Key is set, for
 	// did-you-mean suggestions.
 	Allowed []string
+	// Got is the offending string value of an enum violation, and Allowed
+	// then lists the strings the enum allows.
+	Got string
 	// Message is lower-case and names the thing, e.g.
 	// `"format" must be one of json, csv, parquet, got "xml"`.
 	Message string
@@ -165,7 +168,16 @@ func collect(e *jsonschema.ValidationError, doc any, out *[]Violation) {
 		}
 		return
 	}
-	*out = append(*out, Violation{Path: e.InstanceLocation, Message: leafMessage(e, doc)})
+	v := Violation{Path: e.InstanceLocation, Message: leafMessage(e, doc)}
+	if k, ok := e.ErrorKind.(*kind.Enum); ok {
+		v.Got, _ = valueAt(doc, e.InstanceLocation).(string)
+		for _, w := range k.Want {
+			if s, ok := w.(string); ok {
+				v.Allowed = append(v.Allowed, s)
+			}
+		}
+	}
+	*out = append(*out, v)
 }
 
 // collectAlternatives reports an anyOf/oneOf failure. When exactly one

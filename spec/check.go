@@ -472,7 +472,7 @@ func (r *resolver) buildModel() {
 		ds.GoName = relNames.name(rl.name)
 		ds.Columns = namedColumns(ds.Columns)
 		if rl.kind == relTV {
-			ds.Inputs = r.inputs(rl.refs)
+			ds.Reads = directReads(rl.refs)
 			r.p.Views = append(r.p.Views, ds)
 			continue
 		}
@@ -493,6 +493,7 @@ func (r *resolver) buildModel() {
 				f.Kind = AppendFlow
 			}
 			f.Inputs = r.inputs(fn.refs)
+			f.Reads = directReads(fn.refs)
 			ds.Flows = append(ds.Flows, f)
 			r.p.Flows = append(r.p.Flows, f)
 		}
@@ -510,6 +511,23 @@ func namedColumns(cs []Column) []Column {
 	for i, c := range cs {
 		c.GoName = n.name(c.Name)
 		out[i] = c
+	}
+	return out
+}
+
+// directReads lists the relations refs name, without duplicates.
+func directReads(refs []ref) []Input {
+	var out []Input
+	seen := map[string]bool{}
+	for _, f := range refs {
+		key := strings.ToLower(f.rel.name)
+		if f.Streaming {
+			key += "\x00s"
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, Input{Name: f.rel.name, Streaming: f.Streaming, Source: f.rel.src, Dataset: f.rel.ds})
+		}
 	}
 	return out
 }

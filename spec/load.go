@@ -148,6 +148,9 @@ func (l *loader) validate(f *File, kind string) {
 					hint = "allowed keys: " + strings.Join(v.Allowed, ", ")
 				}
 			}
+		} else if v.Got != "" && len(v.Allowed) > 0 {
+			hint = didYouMean(v.Got, v.Allowed)
+			node = idx.values[pointerKey(v.Path)]
 		} else if k := idx.keys[pointerKey(v.Path)]; k != nil && strings.HasPrefix(v.Message, "missing required key") {
 			node = k
 		} else {

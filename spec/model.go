@@ -421,8 +421,9 @@ type Dataset struct {
 	Flows []*Flow
 	// View is the checked plan of a temporary view.
 	View sql.Plan
-	// Inputs are the relations a view reads (tables: see their flows).
-	Inputs []Input
+	// Reads are the relations a view's query names, other views included
+	// (tables: see their flows).
+	Reads []Input
 }
 
 // Schema returns the dataset's columns as a types.Schema.
@@ -506,8 +507,12 @@ type Flow struct {
 	// target's Columns by name (not for AUTO CDC flows).
 	Plan sql.Plan
 	// Inputs are the sources and tables the flow reads, temporary views
-	// looked through, in order of first appearance.
-	Inputs  []Input
+	// looked through, in order of first appearance: what the runtime
+	// tracks (checkpoints, upstream versions).
+	Inputs []Input
+	// Reads are the relations the query names, temporary views included
+	// (for lineage).
+	Reads   []Input
 	AutoCDC *AutoCDC
 }
 
@@ -518,7 +523,8 @@ type Input struct {
 	// Streaming is true for STREAM(name): only rows added since the
 	// flow's checkpoint are read. Otherwise the current snapshot.
 	Streaming bool
-	// Exactly one of Source and Dataset is set.
+	// Exactly one of Source and Dataset (a table, or a view in Reads) is
+	// set.
 	Source  *Source
 	Dataset *Dataset
 }

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes of every command.
+const (
+	exitOK          = 0 // success
+	exitDiagnostics = 1 // the spec has errors, or a run failed
+	exitUsage       = 2 // wrong command line
+)
+
+// commands is the command table: one constructor per command, each in its
+// own file. Add a command by writing its file and listing it here.
+var commands = []func() *cli.Command{
+	validateCommand,
+	schemaCommand,
+	explainCommand,
+	graphCommand,
+}
+
+// exitError carries a command's exit code through urfave/cli.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// usageError is a command-line mistake: printed, then exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// run is the whole program: it parses args (args[0] is the program name),
+// runs the command and returns the exit code. It never calls os.Exit.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := &cli.App{
+		Name:            "pipegen",
+		Usage:           "compile declarative pipeline specs into Go programs that write Delta Lake tables",
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{err.Error()}
+		},
+		CommandNotFound: func(_ *cli.Context, name string) {
+			fmt.Fprintf(stderr, "pipegen: unknown command %q (run pipegen --help)\n", name)
+		},
+	}
+	for _, c := range commands {
+		cmd := c()
+		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
+		app.Commands = append(app.Commands, cmd)
+	}
+	unknown := false
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
+		unknown = true
+	}
+	err := app.Run(permuteFlags(app, args))
+	var ee exitError
+	var ue usageError
+	switch {
+	case unknown:
+		return exitUsage
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "pipegen: %s\n", ue.msg)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "pipegen: %v\n", err)
+	if strings.Contains(err.Error(), "flag provided but not defined") {
+		return exitUsage
+	}
+	return exitDiagnostics
+}
+
+// permuteFlags moves a command's flags in front of its positional
+// arguments, so that `pipegen graph FILE --format dot` works like
+// `pipegen graph --format dot FILE` (urfave/cli v2 stops parsing flags at
+// the first argument). Everything after "--" stays in place.
+func permuteFlags(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, pos []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			pos = append(pos, rest[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+			flags = append(flags, rest[i+1])
+			i++
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, pos...)
+}
