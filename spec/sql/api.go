@@ -61,12 +61,28 @@ func (q *Query) Text() string { return q.text }
 // set operations). It returns every syntax error it can find; q is nil when
 // the text does not parse.
 func ParseQuery(text string) (q *Query, errs []*Error) {
-	return nil, []*Error{{Message: "sql: not implemented"}}
+	p := newParser(text)
+	var stmt *queryStmt
+	p.parseTop(func() { stmt = p.parseQueryStmt() })
+	if len(p.errs) > 0 {
+		return nil, sortErrors(p.errs)
+	}
+	return &Query{text: text, ast: stmt}, nil
 }
 
 // References returns the relations q reads, in order of appearance, without
-// names bound by its WITH clauses.
-func (q *Query) References() []TableRef { return nil }
+// names bound by its WITH clauses. Relations read by subqueries (in FROM,
+// IN, EXISTS or scalar subqueries) are included. A `${param}` part of a
+// name is kept as written, e.g. ["${source_catalog}", "crm", "customers"].
+func (q *Query) References() []TableRef {
+	stmt, ok := q.ast.(*queryStmt)
+	if !ok {
+		return nil
+	}
+	var refs []TableRef
+	collectQueryRefs(stmt, nil, &refs)
+	return refs
+}
 
 // ParsedExpr is a parsed scalar expression (an expectation or a check).
 type ParsedExpr struct {
@@ -76,21 +92,24 @@ type ParsedExpr struct {
 
 // ParseExpr parses a scalar expression such as `amount > 0 AND id IS NOT NULL`.
 func ParseExpr(text string) (*ParsedExpr, []*Error) {
-	return nil, []*Error{{Message: "sql: not implemented"}}
+	p := newParser(text)
+	var e astExpr
+	p.parseTop(func() {
+		if p.peek().kind == tEOF {
+			p.fail(p.peek(), "expected an expression")
+		}
+		e = p.parseExpr()
+	})
+	if len(p.errs) > 0 {
+		return nil, sortErrors(p.errs)
+	}
+	return &ParsedExpr{text: text, ast: e}, nil
 }
 
-// ParseSchema parses a Spark DDL column list such as
-// "id STRING NOT NULL, amount DECIMAL(12,2), items ARRAY<STRUCT<sku: STRING, qty: INT>>"
-// (the form of DataFrameReader.schema and CREATE TABLE). Columns are
-// nullable unless NOT NULL is given; COMMENT 'text' is kept.
-func ParseSchema(ddl string) (types.Schema, []*Error) {
-	return nil, []*Error{{Message: "sql: not implemented"}}
-}
+// Text returns the SQL text the expression was parsed from.
+func (e *ParsedExpr) Text() string { return e.text }
 
-// ParseType parses one Spark data type such as "DECIMAL(12,2)" or "ARRAY<INT>".
-func ParseType(text string) (types.Type, []*Error) {
-	return types.Type{}, []*Error{{Message: "sql: not implemented"}}
-}
+
 
 // RelationKind says what a name in FROM refers to.
 type RelationKind uint8

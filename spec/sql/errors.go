@@ -1,0 +1,65 @@
+package sql
+
+import (
+	"sort"
+	"strings"
+)
+
+// This file holds what diagnostics share: ordering and "did you mean"
+// suggestions.
+
+// sortErrors orders errors by offset, keeping the order of equal ones, and
+// drops exact duplicates.
+func sortErrors(errs []*Error) []*Error {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Offset < errs[j].Offset })
+	out := errs[:0]
+	for i, e := range errs {
+		if i > 0 {
+			p := errs[i-1]
+			if p.Offset == e.Offset && p.Code == e.Code && p.Message == e.Message {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// suggest returns the candidate closest to name (case-insensitively) when
+// it is close enough to be a likely typo, else "".
+func suggest(name string, candidates []string) string {
+	best, bestDist := "", -1
+	lname := strings.ToLower(name)
+	for _, c := range candidates {
+		d := editDistance(lname, strings.ToLower(c))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if bestDist < 0 || bestDist > max(1, (len(name)+1)/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
