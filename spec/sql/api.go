@@ -109,8 +109,6 @@ func ParseExpr(text string) (*ParsedExpr, []*Error) {
 // Text returns the SQL text the expression was parsed from.
 func (e *ParsedExpr) Text() string { return e.text }
 
-
-
 // RelationKind says what a name in FROM refers to.
 type RelationKind uint8
 

@@ -212,7 +212,8 @@ func isIdentPart(s string) bool {
 	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// lexQuoted lexes a `backquoted` identifier; `` stands for one backquote.
+// lexQuoted lexes a backquoted identifier; a doubled backquote inside
+// stands for one.
 func (l *lexer) lexQuoted() token {
 	start := l.off
 	l.off++
