@@ -1,0 +1,265 @@
+package source
+
+import (
+	"bytes"
+	"math"
+	"math/bits"
+	"strconv"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// The text conversions below follow what Spark's JSON and CSV readers do
+// with a value of each type (JacksonParser, UnivocityParser): Java's
+// Long.parseLong for integers, java.math.BigDecimal for decimals, Scala's
+// toBoolean for CSV booleans. They work on bytes and do not allocate.
+
+// parseInt parses Java's integer grammar [+-]?[0-9]+ and reports false when
+// the text is not an integer or lies outside [lo, hi].
+func parseInt(b []byte, lo, hi int64) (int64, bool) {
+	i, neg := 0, false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		i = 1
+	}
+	if i == len(b) {
+		return 0, false
+	}
+	var u uint64
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		if u > (math.MaxUint64-9)/10 {
+			return 0, false
+		}
+		u = u*10 + uint64(c)
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		v := -int64(u)
+		return v, v >= lo
+	}
+	if u > math.MaxInt64 {
+		return 0, false
+	}
+	v := int64(u)
+	return v, v <= hi
+}
+
+var float64pow10 = [...]float64{
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+}
+
+// parseJSONFloat converts a JSON number token (already validated) to a
+// float64. Short decimals take an exact fast path (mantissa below 2^53 and a
+// power of ten up to 22 are both exact, so one multiplication or division
+// rounds correctly); the rest go to strconv, which rounds correctly too.
+// Out-of-range values become ±Inf, as Java's Double.parseDouble gives.
+func parseJSONFloat(b []byte) float64 {
+	i, neg := 0, false
+	if len(b) > 0 && b[0] == '-' {
+		neg, i = true, 1
+	}
+	var m uint64
+	nd, frac := 0, 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		m = m*10 + uint64(b[i]-'0')
+		nd++
+	}
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			m = m*10 + uint64(b[i]-'0')
+			nd++
+			frac++
+		}
+	}
+	if i == len(b) && nd <= 15 && frac <= 22 {
+		f := float64(m) / float64pow10[frac]
+		if neg {
+			f = -f
+		}
+		return f
+	}
+	f, _ := strconv.ParseFloat(bytesString(b), 64)
+	return f
+}
+
+// parseFloatText parses a CSV field as Spark does for FLOAT and DOUBLE:
+// Spark's nanValue "NaN", positiveInf "Inf" and negativeInf "-Inf", then
+// Java's Double.parseDouble (surrounding whitespace, "Infinity", a trailing
+// d/D/f/F type suffix). Hexadecimal floats are accepted as by Java.
+func parseFloatText(b []byte, bitSize int) (float64, bool) {
+	b = bytes.TrimFunc(b, func(r rune) bool { return r <= ' ' })
+	switch string(b) {
+	case "NaN":
+		return math.NaN(), true
+	case "Inf", "Infinity", "+Infinity":
+		return math.Inf(1), true
+	case "-Inf", "-Infinity":
+		return math.Inf(-1), true
+	}
+	if n := len(b); n > 1 {
+		switch b[n-1] {
+		case 'd', 'D', 'f', 'F':
+			if c := b[n-2]; c >= '0' && c <= '9' || c == '.' {
+				b = b[:n-1]
+			}
+		}
+	}
+	j := 0
+	if j < len(b) && (b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	// Go's ParseFloat also takes "inf", "nan" and "_" separators; Java does not.
+	if j == len(b) || !(b[j] >= '0' && b[j] <= '9' || b[j] == '.') || bytes.IndexByte(b, '_') >= 0 {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(bytesString(b), bitSize)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			return 0, false
+		}
+	}
+	return f, true
+}
+
+// parseBoolText is Scala's String.toBoolean: "true" or "false", any case.
+func parseBoolText(b []byte) (bool, bool) {
+	switch {
+	case len(b) == 4 && bytes.EqualFold(b, []byte("true")):
+		return true, true
+	case len(b) == 5 && bytes.EqualFold(b, []byte("false")):
+		return false, true
+	}
+	return false, false
+}
+
+// u128 is an unsigned 128-bit integer for decimal parsing.
+type u128 struct{ hi, lo uint64 }
+
+func (u u128) mulAdd(m, a uint64) u128 {
+	hi, lo := bits.Mul64(u.lo, m)
+	lo, carry := bits.Add64(lo, a, 0)
+	return u128{u.hi*m + hi + carry, lo}
+}
+
+func (u u128) less(v u128) bool { return u.hi < v.hi || u.hi == v.hi && u.lo < v.lo }
+
+// pow10u128[i] is 10^i for i in 0..38.
+var pow10u128 = func() (t [types.MaxDecimalPrecision + 1]u128) {
+	t[0] = u128{0, 1}
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1].mulAdd(10, 0)
+	}
+	return t
+}()
+
+// parseDecimal parses java.math.BigDecimal's text grammar
+// [+-]?(digits[.digits?]|.digits)([eE][+-]?digits)? into a DECIMAL(p,s)
+// unscaled value, rounding to scale s HALF_UP (ties away from zero) and
+// failing when the result needs more than p digits, as Spark's
+// Decimal.set(BigDecimal, p, s) does. commas says to ignore ',' anywhere, as
+// Spark's decimal parser for the default locale does for strings.
+func parseDecimal(b []byte, p, s int, commas bool) (types.Decimal, bool) {
+	if p < 1 || p > types.MaxDecimalPrecision || s < 0 || s > p {
+		return types.Decimal{}, false
+	}
+	if commas && bytes.IndexByte(b, ',') >= 0 {
+		b = bytes.ReplaceAll(b, []byte(","), nil)
+	}
+	i, neg := 0, false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	// Keep the first 40 significant digits: at most 38 are kept and one more
+	// decides the rounding (HALF_UP looks at the first dropped digit only).
+	var dig [40]byte
+	nd, frac, sawDigit, point := 0, 0, false, false
+loop:
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= '0' && c <= '9':
+			sawDigit = true
+			if point {
+				frac++
+			}
+			if nd == 0 && c == '0' {
+				continue
+			}
+			if nd < len(dig) {
+				dig[nd] = c - '0'
+			}
+			nd++
+		case c == '.' && !point:
+			point = true
+		default:
+			break loop
+		}
+	}
+	if !sawDigit {
+		return types.Decimal{}, false
+	}
+	exp := 0
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
+			i++
+		}
+		if i == len(b) {
+			return types.Decimal{}, false
+		}
+		for ; i < len(b); i++ {
+			c := b[i] - '0'
+			if c > 9 {
+				return types.Decimal{}, false
+			}
+			if exp < 1e7 {
+				exp = exp*10 + int(c)
+			}
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	if i != len(b) {
+		return types.Decimal{}, false
+	}
+	if nd == 0 {
+		return types.Decimal{}, true
+	}
+	// value = digits × 10^(exp-frac); unscaled = value × 10^s, so the result
+	// has keep = nd + exp - frac + s integer digits before rounding.
+	keep := nd + exp - frac + s
+	if keep > p {
+		return types.Decimal{}, false
+	}
+	var v u128
+	if keep >= 0 {
+		for j := 0; j < min(keep, nd); j++ {
+			v = v.mulAdd(10, uint64(dig[j]))
+		}
+		for j := nd; j < keep; j++ {
+			v = v.mulAdd(10, 0)
+		}
+	}
+	if keep >= 0 && keep < nd && dig[keep] >= 5 {
+		v = v.mulAdd(1, 1)
+	}
+	if !v.less(pow10u128[p]) {
+		return types.Decimal{}, false
+	}
+	if neg {
+		lo, borrow := bits.Sub64(0, v.lo, 0)
+		hi, _ := bits.Sub64(0, v.hi, borrow)
+		v = u128{hi, lo}
+	}
+	return types.Decimal{Hi: int64(v.hi), Lo: v.lo}, true
+}

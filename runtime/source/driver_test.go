@@ -1,0 +1,219 @@
+package source
+
+import (
+	"encoding/hex"
+
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// The drivers below walk a types.Schema and call the decoders exactly as
+// generated code does for that schema, rendering each row as text, so that
+// table-driven tests can state expected rows compactly:
+//
+//	a="x" b=1 c=[{q=1}] | {"z":1,"_file_path":"file:/t.json"}
+//
+// NULL is rendered NULL; the part after " | " is the rescued-data value.
+
+func renderNull[T any](v types.Null[T], f func(T) string) string {
+	if !v.Valid {
+		return "NULL"
+	}
+	return f(v.V)
+}
+
+// decimalString formats an unscaled Decimal with scale s.
+func decimalString(d types.Decimal, s int) string {
+	u := new(big.Int).SetUint64(d.Lo)
+	h := new(big.Int).Lsh(big.NewInt(d.Hi), 64)
+	u.Add(u, h)
+	r := new(big.Rat).SetFrac(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s)), nil))
+	return r.FloatString(s)
+}
+
+func jsonValue(d *JSONDecoder, t types.Type) string {
+	switch t.Kind {
+	case types.StringKind:
+		return renderNull(d.String(), strconv.Quote)
+	case types.BooleanKind:
+		return renderNull(d.Bool(), strconv.FormatBool)
+	case types.ByteKind:
+		return renderNull(d.Int8(), func(v int8) string { return strconv.Itoa(int(v)) })
+	case types.ShortKind:
+		return renderNull(d.Int16(), func(v int16) string { return strconv.Itoa(int(v)) })
+	case types.IntKind:
+		return renderNull(d.Int32(), func(v int32) string { return strconv.Itoa(int(v)) })
+	case types.LongKind:
+		return renderNull(d.Int64(), func(v int64) string { return strconv.FormatInt(v, 10) })
+	case types.FloatKind:
+		return renderNull(d.Float32(), func(v float32) string { return strconv.FormatFloat(float64(v), 'g', -1, 32) })
+	case types.DoubleKind:
+		return renderNull(d.Float64(), func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
+	case types.DecimalKind:
+		return renderNull(d.Decimal(t.Precision, t.Scale), func(v types.Decimal) string { return decimalString(v, t.Scale) })
+	case types.DateKind:
+		return renderNull(d.Date(), types.Date.String)
+	case types.TimestampKind:
+		return renderNull(d.Timestamp(), types.Timestamp.String)
+	case types.TimestampNTZKind:
+		return renderNull(d.TimestampNTZ(), types.Timestamp.String)
+	case types.BinaryKind:
+		return renderNull(d.Binary(), hex.EncodeToString)
+	case types.ArrayKind:
+		if !d.BeginArray() {
+			return "NULL"
+		}
+		var elems []string
+		for d.NextElement() {
+			elems = append(elems, jsonValue(d, *t.Elem))
+		}
+		return "[" + strings.Join(elems, " ") + "]"
+	case types.MapKind:
+		if !d.BeginObject() {
+			return "NULL"
+		}
+		var kv []string
+		for d.NextField() {
+			k := d.KeyString()
+			kv = append(kv, strconv.Quote(k)+":"+jsonValue(d, *t.Value))
+		}
+		return "map[" + strings.Join(kv, " ") + "]"
+	case types.StructKind:
+		if !d.BeginObject() {
+			return "NULL"
+		}
+		return "{" + jsonFields(d, t.Fields) + "}"
+	}
+	panic("unsupported type " + t.String())
+}
+
+// jsonFields reads the fields of the open object; keys match exactly.
+func jsonFields(d *JSONDecoder, fields []types.Field) string {
+	vals := make([]string, len(fields))
+	for i := range vals {
+		vals[i] = "NULL"
+	}
+	for d.NextField() {
+		i := -1
+		for j, f := range fields {
+			if f.Name == string(d.Key()) {
+				i = j
+			}
+		}
+		if i < 0 {
+			d.Unknown()
+			continue
+		}
+		vals[i] = jsonValue(d, fields[i].Type)
+	}
+	var b strings.Builder
+	for i, f := range fields {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f.Name + "=" + vals[i])
+	}
+	return b.String()
+}
+
+func allNull(fields []types.Field) string {
+	var parts []string
+	for _, f := range fields {
+		parts = append(parts, f.Name+"=NULL")
+	}
+	return strings.Join(parts, " ")
+}
+
+func withRescued(row string, rescued types.Null[string]) string {
+	if rescued.Valid {
+		return row + " | " + rescued.V
+	}
+	return row
+}
+
+// jsonRows decodes a JSON-lines document with the driver.
+func jsonRows(d *JSONDecoder, schema types.Schema) []string {
+	var rows []string
+	for d.NextRecord() {
+		row := jsonFields(d, schema)
+		rescued, malformed := d.EndRecord()
+		if malformed {
+			row = allNull(schema)
+		}
+		rows = append(rows, withRescued(row, rescued))
+	}
+	return rows
+}
+
+func csvValue(d *CSVDecoder, col int, t types.Type) string {
+	switch t.Kind {
+	case types.StringKind:
+		return renderNull(d.String(col), strconv.Quote)
+	case types.BooleanKind:
+		return renderNull(d.Bool(col), strconv.FormatBool)
+	case types.ByteKind:
+		return renderNull(d.Int8(col), func(v int8) string { return strconv.Itoa(int(v)) })
+	case types.ShortKind:
+		return renderNull(d.Int16(col), func(v int16) string { return strconv.Itoa(int(v)) })
+	case types.IntKind:
+		return renderNull(d.Int32(col), func(v int32) string { return strconv.Itoa(int(v)) })
+	case types.LongKind:
+		return renderNull(d.Int64(col), func(v int64) string { return strconv.FormatInt(v, 10) })
+	case types.FloatKind:
+		return renderNull(d.Float32(col), func(v float32) string { return strconv.FormatFloat(float64(v), 'g', -1, 32) })
+	case types.DoubleKind:
+		return renderNull(d.Float64(col), func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
+	case types.DecimalKind:
+		return renderNull(d.Decimal(col, t.Precision, t.Scale), func(v types.Decimal) string { return decimalString(v, t.Scale) })
+	case types.DateKind:
+		return renderNull(d.Date(col), types.Date.String)
+	case types.TimestampKind:
+		return renderNull(d.Timestamp(col), types.Timestamp.String)
+	case types.TimestampNTZKind:
+		return renderNull(d.TimestampNTZ(col), types.Timestamp.String)
+	case types.BinaryKind:
+		return renderNull(d.Binary(col), hex.EncodeToString)
+	}
+	panic("CSV does not support " + t.String())
+}
+
+func csvRows(d *CSVDecoder, schema types.Schema) []string {
+	var rows []string
+	for d.NextRecord() {
+		var parts []string
+		for i, f := range schema {
+			parts = append(parts, f.Name+"="+csvValue(d, i, f.Type))
+		}
+		row := strings.Join(parts, " ")
+		rescued, malformed := d.EndRecord()
+		if malformed {
+			row = allNull(schema)
+		}
+		rows = append(rows, withRescued(row, rescued))
+	}
+	return rows
+}
+
+func columnNames(s types.Schema) []string {
+	var names []string
+	for _, f := range s {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// schemaOf builds a schema from "name TYPE" pairs for the common types.
+func schemaOf(cols ...any) types.Schema {
+	var s types.Schema
+	for i := 0; i+1 < len(cols); i += 2 {
+		s = append(s, types.Field{Name: cols[i].(string), Type: cols[i+1].(types.Type), Nullable: true})
+	}
+	return s
+}
+
+func field(name string, t types.Type) types.Field {
+	return types.Field{Name: name, Type: t, Nullable: true}
+}

@@ -1,0 +1,247 @@
+package source
+
+import (
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// OnMalformed is the spec's on_malformed: what a decoder does with a record
+// that is not valid JSON or CSV, or with a value that does not fit its column.
+type OnMalformed uint8
+
+const (
+	// Rescue (the default) keeps going: a mistyped value becomes NULL and is
+	// kept in the rescued-data value; a malformed record becomes a row with
+	// every column NULL and its raw text as the rescued-data value. This is
+	// Databricks Auto Loader's behaviour with a rescued-data column.
+	Rescue OnMalformed = iota
+	// Fail stops at the first malformed record or mistyped value with a
+	// *DecodeError (Spark's mode FAILFAST). Unknown fields and extra CSV
+	// columns do not fail, as in Spark: they are rescued and counted.
+	Fail
+)
+
+// Options are the settings shared by the JSON and CSV decoders.
+type Options struct {
+	OnMalformed OnMalformed
+	// TimeZone is the session time zone (spark.sql.session.timeZone) used for
+	// TIMESTAMP strings without an offset; nil means UTC.
+	TimeZone *time.Location
+}
+
+// Stats count what a decoder produced from one file.
+type Stats struct {
+	// Rows is the number of records returned by NextRecord (rows emitted,
+	// malformed ones included).
+	Rows int64
+	// Rescued is the number of rows whose rescued-data value is not NULL
+	// (malformed rows included).
+	Rescued int64
+	// Malformed is the number of records that were not valid JSON or CSV, or
+	// had the wrong number of CSV fields.
+	Malformed int64
+}
+
+// DecodeError is the error of a decoder under on_malformed: fail, or of a
+// failed read. Its message is "FILE:LINE:COLUMN: WHAT; HINT".
+type DecodeError struct {
+	// File is the file's local path (FileInfo.LocalPath, else Path).
+	File string
+	// Line is the 1-based physical line; Column the 1-based character
+	// (not byte) position in it. Both are 0 for a read error.
+	Line, Column int
+	// Field is the column the value was meant for ("items.qty" for a nested
+	// field), empty for a malformed record.
+	Field string
+	// Msg says what was wrong.
+	Msg string
+	// Err is an underlying I/O error, if any.
+	Err error
+}
+
+func (e *DecodeError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("read %s: %v", e.File, e.Err)
+	}
+	where := ""
+	if e.Field != "" {
+		where = fmt.Sprintf("column %q: ", e.Field)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s%s; fix the file, or set on_malformed: rescue to keep such values in the rescued-data column",
+		e.File, e.Line, e.Column, where, e.Msg)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// charColumn returns the 1-based character column of byte offset off in line.
+func charColumn(line []byte, off int) int {
+	if off > len(line) {
+		off = len(line)
+	}
+	return utf8.RuneCount(line[:off]) + 1
+}
+
+func localName(f FileInfo) string {
+	if f.LocalPath != "" {
+		return f.LocalPath
+	}
+	return f.Path
+}
+
+// rescuer accumulates one record's rescued-data value: a JSON object of the
+// rescued fields with their raw JSON values, closed by "_file_path", as
+// Databricks Auto Loader writes it (`{"cost":"$100","_file_path":"..."}`).
+type rescuer struct {
+	buf  []byte // `{"k":v,"k2":v2` while open; empty when nothing is rescued
+	file string
+}
+
+// addRaw adds a field whose key is already JSON-escaped (the bytes between
+// the quotes, as written in a JSON document) and whose value is raw JSON.
+func (r *rescuer) addRaw(key, value []byte) {
+	r.open()
+	r.buf = append(r.buf, '"')
+	r.buf = append(r.buf, key...)
+	r.buf = append(r.buf, '"', ':')
+	r.buf = append(r.buf, value...)
+}
+
+// addText adds a field whose key and value are plain text (CSV): both are
+// written as JSON strings.
+func (r *rescuer) addText(key string, value []byte) {
+	r.open()
+	r.buf = appendJSONString(r.buf, key)
+	r.buf = append(r.buf, ':')
+	r.buf = appendJSONString(r.buf, value)
+}
+
+func (r *rescuer) open() {
+	if len(r.buf) == 0 {
+		r.buf = append(r.buf, '{')
+	} else {
+		r.buf = append(r.buf, ',')
+	}
+}
+
+// take closes and returns the value (NULL when nothing was rescued) and
+// resets the rescuer for the next record.
+func (r *rescuer) take() types.Null[string] {
+	if len(r.buf) == 0 {
+		return types.Null[string]{}
+	}
+	r.buf = append(r.buf, `,"_file_path":`...)
+	r.buf = appendJSONString(r.buf, r.file)
+	r.buf = append(r.buf, '}')
+	s := string(r.buf)
+	r.buf = r.buf[:0]
+	return types.Some(s)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string literal. Invalid UTF-8 bytes
+// are replaced by U+FFFD so the result is always valid JSON.
+func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, "\ufffd"...)
+			} else {
+				b = append(b, s[i:i+n]...)
+			}
+			i += n
+			continue
+		}
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+		default:
+			b = append(b, c)
+		}
+		i++
+	}
+	return append(b, '"')
+}
+
+// decoder is the state the JSON and CSV decoders share: the file, the
+// options, the rescued data and counts of the current record, the error.
+type decoder struct {
+	in       input
+	file     FileInfo
+	opts     Options
+	tp       timeParser
+	arena    arena
+	resc     rescuer
+	stats    Stats
+	err      error
+	lineNo   int  // physical lines read so far
+	inRecord bool // between NextRecord and EndRecord
+	bad      bool // the record is malformed or decoding failed: stop reading it
+	// malformed: the record is not valid JSON / CSV (rescued whole).
+	malformed bool
+}
+
+func newDecoder(r io.Reader, file FileInfo, opts Options) decoder {
+	return decoder{in: newInput(r), file: file, opts: opts, tp: timeParser{loc: opts.TimeZone}, resc: rescuer{file: file.Path}}
+}
+
+// startRecord resets the per-record state.
+func (d *decoder) startRecord() {
+	d.inRecord, d.bad, d.malformed = true, false, false
+	d.resc.buf = d.resc.buf[:0]
+	d.stats.Rows++
+}
+
+// readError records a read error of the input, if any.
+func (d *decoder) readError() {
+	if d.in.err != nil && d.err == nil {
+		d.err = &DecodeError{File: localName(d.file), Err: d.in.err}
+	}
+}
+
+// fail records the on_malformed: fail error.
+func (d *decoder) fail(line []byte, lineNo, off int, field, msg string) {
+	d.bad = true
+	d.err = &DecodeError{File: localName(d.file), Line: lineNo, Column: charColumn(line, off), Field: field, Msg: msg}
+}
+
+// endRecord finishes the record; raw is its text for a malformed record.
+func (d *decoder) endRecord(raw []byte) (rescued types.Null[string], malformed bool) {
+	if !d.inRecord {
+		return types.Null[string]{}, false
+	}
+	d.inRecord = false
+	if d.err != nil {
+		d.resc.buf = d.resc.buf[:0]
+		return types.Null[string]{}, true
+	}
+	if d.malformed {
+		d.resc.buf = d.resc.buf[:0]
+		d.stats.Malformed++
+		d.stats.Rescued++
+		for len(raw) > 0 && raw[len(raw)-1] == '\r' {
+			raw = raw[:len(raw)-1]
+		}
+		return types.Some(string(raw)), true
+	}
+	r := d.resc.take()
+	if r.Valid {
+		d.stats.Rescued++
+	}
+	return r, false
+}
