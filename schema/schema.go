@@ -148,9 +148,16 @@ func collect(e *jsonschema.ValidationError, doc any, out *[]Violation) {
 		}
 		return
 	case *kind.PropertyNames:
+		// jsonschema/v6 shares the validator's location slice with this
+		// error, so the location may have been overwritten: find the
+		// object holding the key instead.
+		loc := e.InstanceLocation
+		if m, ok := valueAt(doc, loc).(map[string]any); !ok || m[k.Property] == nil {
+			loc = findKey(doc, k.Property, nil)
+		}
 		*out = append(*out, Violation{
-			Path: e.InstanceLocation, Key: k.Property,
-			Message: fmt.Sprintf("invalid name %q in %s: use letters, digits and underscores, not starting with a digit", k.Property, where(e.InstanceLocation)),
+			Path: loc, Key: k.Property,
+			Message: fmt.Sprintf("invalid name %q in %s: use letters, digits and underscores, not starting with a digit", k.Property, where(loc)),
 		})
 		return
 	case *kind.Required:
@@ -227,7 +234,7 @@ func describeAlternative(e *jsonschema.ValidationError) string {
 	case *kind.Enum:
 		return enumList(k.Want)
 	case *kind.Type:
-		return "a " + strings.Join(k.Want, " or ")
+		return article(strings.Join(k.Want, " or "))
 	}
 	for _, c := range e.Causes {
 		if d := describeAlternative(c); d != "" {
@@ -329,6 +336,34 @@ func show(v any) string {
 		return "a list"
 	}
 	return fmt.Sprint(v)
+}
+
+// findKey returns the path of the first object (in key order) under v that
+// has key, or nil.
+func findKey(v any, key string, path []string) []string {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x[key]; ok {
+			return path
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if p := findKey(x[k], key, append(append([]string(nil), path...), k)); p != nil {
+				return p
+			}
+		}
+	case []any:
+		for i, c := range x {
+			if p := findKey(c, key, append(append([]string(nil), path...), strconv.Itoa(i))); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
 }
 
 func valueAt(doc any, loc []string) any {

@@ -543,12 +543,11 @@ func (r *resolver) addNamedFlow(d *FlowDecl) {
 		r.flowNames[strings.ToLower(fn.name)] = fn
 		return
 	case tg.kind == relSource:
-		r.errorf(d.Target.Pos, "", "write into a streaming table of this pipeline", "flow %q targets source %q; sources are read, not written", fn.name, tg.name)
+		r.errorf(d.Target.Pos, "FLOW_TARGET_NOT_TABLE", "write into a streaming table of this pipeline", "flow %q targets source %q; sources are read, not written", fn.name, tg.name)
 		fn.failed = true
 	case tg.kind == relTV:
-		r.errorf(d.Target.Pos, "", "make the target a streaming_table", "flow %q targets temporary view %q; flows write tables, views are defined by their query", fn.name, tg.name)
+		r.errorf(d.Target.Pos, "FLOW_TARGET_NOT_TABLE", "make the target a streaming_table", "flow %q targets temporary view %q; flows write tables, views are defined by their query", fn.name, tg.name)
 		fn.failed = true
-		tg.failed = true
 	default:
 		fn.target = tg
 	}
@@ -576,6 +575,7 @@ func (r *resolver) datasetRules() {
 				fn.failed = true
 			}
 			rl.failed = true
+			continue
 		}
 		var cdc, other *flowNode
 		for _, fn := range rl.flows {
