@@ -143,7 +143,7 @@ func collect(e *jsonschema.ValidationError, doc any, out *[]Violation) {
 		for _, p := range k.Properties {
 			*out = append(*out, Violation{
 				Path: e.InstanceLocation, Key: p, Allowed: allowed,
-				Message: fmt.Sprintf("unknown key %q in %s", p, where(e.InstanceLocation)),
+				Message: fmt.Sprintf("unknown key %q %s", p, where(e.InstanceLocation)),
 			})
 		}
 		return
@@ -157,14 +157,14 @@ func collect(e *jsonschema.ValidationError, doc any, out *[]Violation) {
 		}
 		*out = append(*out, Violation{
 			Path: loc, Key: k.Property,
-			Message: fmt.Sprintf("invalid name %q in %s: use letters, digits and underscores, not starting with a digit", k.Property, where(loc)),
+			Message: fmt.Sprintf("invalid name %q %s: use letters, digits and underscores, not starting with a digit", k.Property, where(loc)),
 		})
 		return
 	case *kind.Required:
 		for _, m := range k.Missing {
 			*out = append(*out, Violation{
 				Path:    e.InstanceLocation,
-				Message: fmt.Sprintf("missing required key %q in %s", m, where(e.InstanceLocation)),
+				Message: fmt.Sprintf("missing required key %q %s", m, where(e.InstanceLocation)),
 			})
 		}
 		return
@@ -294,12 +294,12 @@ func subject(loc []string) string {
 	return strconv.Quote(strings.Join(loc, "."))
 }
 
-// where names the object at loc.
+// where names the object at loc, e.g. `in "sources.raw.files"`.
 func where(loc []string) string {
 	if len(loc) == 0 {
-		return "the pipeline"
+		return "at the top level"
 	}
-	return strconv.Quote(strings.Join(loc, "."))
+	return "in " + strconv.Quote(strings.Join(loc, "."))
 }
 
 func article(s string) string {
