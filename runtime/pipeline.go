@@ -74,15 +74,15 @@ type Check struct {
 type Source interface {
 	// SourceName returns the source's name in the spec.
 	SourceName() string
-	base() *relation
+	relation
 }
 
 // Dataset is a streaming table or a materialized view; see Table.
 type Dataset interface {
 	// DatasetName returns the dataset's name in the spec.
 	DatasetName() string
-	base() *relation
-	table() *tableDef
+	relation
+	tableDesc() *tableDesc
 }
 
 // DatasetKind is the kind of a Dataset.
@@ -142,11 +142,10 @@ type Input struct {
 
 // Relation is anything a flow can read: a Source or a Dataset.
 type Relation interface {
-	base() *relation
+	relation
 }
 
-// relation holds what every source and dataset has.
-type relation struct {
-	name   string
-	schema types.Schema
+// relation is the runtime's non-generic view of a source or table.
+type relation interface {
+	relationName() string
 }

@@ -1,0 +1,335 @@
+package runtime
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// A flow's checkpoint is a folder under <storage>/checkpoints/<flow>:
+//
+//	metadata.json      the flow's id (the Delta txn appId), definition and inputs
+//	offsets/<N>.json   written before micro-batch N runs: what it reads
+//	commits/<N>.json   written after micro-batch N is committed to the table
+//	compact/<N>.json   every compactEvery batches: all files seen through N
+//
+// This is Structured Streaming's checkpoint design (offsets as a
+// write-ahead log, commits as the record of completion, a compacted file
+// log for file sources). The table commit of batch N carries a Delta `txn`
+// action {appId: id, version: N}, so after a crash between the table commit
+// and commits/N the table itself says the batch is done.
+
+// compactEvery is how often the seen-files record is compacted.
+const compactEvery = 10
+
+// keepBatches is how many old offsets/commits files are kept behind a
+// compaction, for inspection.
+const keepBatches = 10
+
+// checkpointMeta is metadata.json.
+type checkpointMeta struct {
+	ID         string    `json:"id"`
+	Flow       string    `json:"flow"`
+	Definition string    `json:"definition"`
+	Inputs     []string  `json:"inputs"`
+	Created    time.Time `json:"created"`
+}
+
+// batchOffsets is offsets/<N>.json: what micro-batch N reads.
+type batchOffsets struct {
+	Batch  int64                  `json:"batchId"`
+	Inputs map[string]inputOffset `json:"inputs"`
+}
+
+// inputOffset is one streaming input's share of a micro-batch: the files
+// of a file source, or the table versions (From, To] of a table.
+type inputOffset struct {
+	Files []seenFile `json:"files,omitempty"`
+	// Skip marks files recorded without being read
+	// (include_existing_files: false).
+	Skip bool `json:"skip,omitempty"`
+	// Versions are the table versions read: (From, To]; From is -1 when
+	// the table is read from its first version.
+	Versions *versionRange `json:"versions,omitempty"`
+}
+
+// versionRange is the Delta versions (From, To] a micro-batch reads.
+type versionRange struct {
+	From int64 `json:"from"`
+	To   int64 `json:"to"`
+}
+
+// seenFile identifies an ingested file.
+type seenFile struct {
+	Path    string `json:"path"`
+	Size    int64  `json:"size"`
+	ModTime int64  `json:"modificationTime"` // ms since the epoch
+}
+
+// checkpoint is a flow's checkpoint as loaded.
+type checkpoint struct {
+	dir  string
+	meta checkpointMeta
+	// committed is the last committed batch (-1 when none).
+	committed int64
+	// pending holds the offsets of batch committed+1 when they were written
+	// but the batch was not committed (a crash).
+	pending *batchOffsets
+	// seen are the files of each file source read (or skipped) by
+	// committed batches.
+	seen map[string]map[string]bool
+	// versions is the last table version read per table input.
+	versions map[string]int64
+}
+
+func newID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// loadCheckpoint reads (or, when absent, creates) the checkpoint in dir.
+func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
+	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]map[string]bool{}, versions: map[string]int64{}}
+	data, err := os.ReadFile(filepath.Join(dir, "metadata.json"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		meta.ID = newID()
+		meta.Created = time.Now().UTC()
+		if err := writeFileAtomic(filepath.Join(dir, "metadata.json"), mustJSON(meta)); err != nil {
+			return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+		}
+		cp.meta = meta
+		return cp, nil
+	case err != nil:
+		return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
+	if err := json.Unmarshal(data, &cp.meta); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: metadata.json is corrupt (%v); a full refresh of the flow's table resets it", dir, err)
+	}
+	commits, err := batchNumbers(filepath.Join(dir, "commits"))
+	if err != nil {
+		return nil, err
+	}
+	if len(commits) > 0 {
+		cp.committed = commits[len(commits)-1]
+	}
+	// Seen files: the newest compaction at or before the last commit, then
+	// every offsets file after it.
+	from := int64(0)
+	compacts, err := batchNumbers(filepath.Join(dir, "compact"))
+	if err != nil {
+		return nil, err
+	}
+	for i := len(compacts) - 1; i >= 0; i-- {
+		if compacts[i] <= cp.committed {
+			var c compactRecord
+			if err := readJSON(filepath.Join(dir, "compact", batchName(compacts[i])), &c); err != nil {
+				return nil, err
+			}
+			for input, paths := range c.Seen {
+				m := map[string]bool{}
+				for _, p := range paths {
+					m[p] = true
+				}
+				cp.seen[input] = m
+			}
+			for input, v := range c.Versions {
+				cp.versions[input] = v
+			}
+			from = compacts[i] + 1
+			break
+		}
+	}
+	offsets, err := batchNumbers(filepath.Join(dir, "offsets"))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range offsets {
+		if n < from {
+			continue
+		}
+		var o batchOffsets
+		if err := readJSON(filepath.Join(dir, "offsets", batchName(n)), &o); err != nil {
+			return nil, err
+		}
+		if n > cp.committed {
+			if n == cp.committed+1 {
+				cp.pending = &o
+			}
+			continue
+		}
+		cp.apply(&o)
+	}
+	return cp, nil
+}
+
+// apply records a committed batch's offsets as read.
+func (cp *checkpoint) apply(o *batchOffsets) {
+	for input, off := range o.Inputs {
+		if len(off.Files) > 0 {
+			m := cp.seen[input]
+			if m == nil {
+				m = map[string]bool{}
+				cp.seen[input] = m
+			}
+			for _, f := range off.Files {
+				m[f.Path] = true
+			}
+		}
+		if off.Versions != nil {
+			cp.versions[input] = off.Versions.To
+		}
+	}
+}
+
+// compactRecord is compact/<N>.json.
+type compactRecord struct {
+	Seen     map[string][]string `json:"seen"`
+	Versions map[string]int64    `json:"versions"`
+}
+
+// writeOffsets records batch o before it runs.
+func (cp *checkpoint) writeOffsets(o *batchOffsets) error {
+	return writeFileAtomic(filepath.Join(cp.dir, "offsets", batchName(o.Batch)), mustJSON(o))
+}
+
+// commit records batch o as committed, compacting the seen-files record
+// every compactEvery batches.
+func (cp *checkpoint) commit(o *batchOffsets) error {
+	cp.apply(o)
+	cp.committed = o.Batch
+	cp.pending = nil
+	rec := map[string]any{"batchId": o.Batch, "committedAt": time.Now().UTC()}
+	if err := writeFileAtomic(filepath.Join(cp.dir, "commits", batchName(o.Batch)), mustJSON(rec)); err != nil {
+		return err
+	}
+	if (o.Batch+1)%compactEvery == 0 {
+		return cp.compact()
+	}
+	return nil
+}
+
+// compact writes the seen-files record through the last committed batch and
+// removes offsets and commits older than keepBatches behind it.
+func (cp *checkpoint) compact() error {
+	c := compactRecord{Seen: map[string][]string{}, Versions: cp.versions}
+	for input, m := range cp.seen {
+		paths := make([]string, 0, len(m))
+		for p := range m {
+			paths = append(paths, p)
+		}
+		sort.Strings(paths)
+		c.Seen[input] = paths
+	}
+	if err := writeFileAtomic(filepath.Join(cp.dir, "compact", batchName(cp.committed)), mustJSON(c)); err != nil {
+		return err
+	}
+	for _, sub := range []string{"offsets", "commits", "compact"} {
+		nums, err := batchNumbers(filepath.Join(cp.dir, sub))
+		if err != nil {
+			return err
+		}
+		for _, n := range nums {
+			if n < cp.committed-keepBatches || (sub == "compact" && n < cp.committed) {
+				os.Remove(filepath.Join(cp.dir, sub, batchName(n)))
+			}
+		}
+	}
+	return nil
+}
+
+func batchName(n int64) string { return strconv.FormatInt(n, 10) + ".json" }
+
+// batchNumbers lists the batch numbers of the N.json files in dir, sorted.
+func batchNumbers(dir string) ([]int64, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, e := range entries {
+		name := e.Name()
+		if filepath.Ext(name) != ".json" {
+			continue
+		}
+		n, err := strconv.ParseInt(name[:len(name)-5], 10, 64)
+		if err == nil {
+			out = append(out, n)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out, nil
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s is corrupt: %v", path, err)
+	}
+	return nil
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		panic(err) // only our own plain structs are marshalled
+	}
+	return append(b, '\n')
+}
+
+// writeFileAtomic writes data to path so that readers see the old content or
+// the new, never a part: a temporary file is written, synced and renamed,
+// and the folder synced.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}

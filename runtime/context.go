@@ -1,0 +1,120 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// FlowContext is what a generated flow function runs with: the update's
+// parameters and clock, the micro-batch it processes, and its workers.
+type FlowContext struct {
+	u      *update
+	flow   *Flow
+	target *tableHandle
+	// batch is the current micro-batch of a streaming flow (nil for
+	// batch flows): what each streaming input reads.
+	batch *batchPlan
+	// workers[0] is the sequential worker; the others exist while a
+	// concurrent scan runs.
+	mu      sync.Mutex
+	workers []*Worker
+	// fileName is the prefix of the data files this flow run writes.
+	filePrefix string
+	metrics    flowMetrics
+}
+
+// flowMetrics are counted while a flow runs; the flow_progress event
+// reports them.
+type flowMetrics struct {
+	inputRows    atomic.Int64
+	inputFiles   atomic.Int64
+	inputBytes   atomic.Int64
+	rescuedRows  atomic.Int64
+	malformed    atomic.Int64
+	outputRows   atomic.Int64
+	droppedRows  atomic.Int64
+	batches      int64
+	backlogFiles int64
+	backlogBytes int64
+}
+
+// Worker returns the sequential worker, for code outside concurrent scans
+// (the output loop of an aggregation, for instance).
+func (c *FlowContext) Worker() *Worker {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.workers) == 0 {
+		c.workers = append(c.workers, &Worker{ctx: c})
+	}
+	return c.workers[0]
+}
+
+// newWorker adds a worker for a concurrent scan.
+func (c *FlowContext) newWorker() *Worker {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.workers) == 0 {
+		c.workers = append(c.workers, &Worker{ctx: c})
+	}
+	w := &Worker{ctx: c, id: len(c.workers)}
+	c.workers = append(c.workers, w)
+	return w
+}
+
+// ParamString returns a parameter's value as a STRING.
+func (c *FlowContext) ParamString(name string) string { return c.u.params.String(name) }
+
+// ParamInt returns an int parameter as a BIGINT.
+func (c *FlowContext) ParamInt(name string) int64 { return c.u.params.Int(name) }
+
+// ParamBool returns a bool parameter.
+func (c *FlowContext) ParamBool(name string) bool { return c.u.params.Bool(name) }
+
+// ParamInterval returns a duration parameter as an INTERVAL.
+func (c *FlowContext) ParamInterval(name string) types.Interval { return c.u.params.Interval(name) }
+
+// CurrentTimestamp is current_timestamp(): the instant the update started,
+// the same for every row of the update (as Spark evaluates it once per
+// query).
+func (c *FlowContext) CurrentTimestamp() types.Timestamp { return types.TimestampOf(c.u.start) }
+
+// CurrentDate is current_date(): the update's start date in the session
+// time zone.
+func (c *FlowContext) CurrentDate() types.Date { return types.DateOf(c.u.start.In(c.u.loc)) }
+
+// Worker processes rows on one goroutine: concurrent scans hand each worker
+// its own rows, and each worker writes its own output files.
+type Worker struct {
+	ctx  *FlowContext
+	id   int
+	sink sinkCloser
+	// Arena holds strings copied out of Parquet pages for this worker.
+	Arena Arena
+	// at describes the input being read, for error messages.
+	at string
+}
+
+// sinkCloser is the non-generic view of a Sink.
+type sinkCloser interface {
+	close() ([]dataFile, error)
+	abort()
+	counts() sinkCounts
+}
+
+// RowError wraps an error raised while computing a row (ANSI overflow,
+// invalid cast, division by zero) with the flow, the input being read and
+// the row, so the message says where to look.
+func (w *Worker) RowError(cause error, row any) error {
+	where := ""
+	if w.at != "" {
+		where = " reading " + w.at
+	}
+	return fmt.Errorf("flow %s%s: %w\n  row: %s", w.ctx.flow.Name, where, cause, formatRow(row))
+}
+
+// since returns the seconds elapsed since t, for progress lines.
+func since(t time.Time) float64 { return time.Since(t).Seconds() }

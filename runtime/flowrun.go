@@ -1,0 +1,690 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/source"
+)
+
+// runFlow runs one flow to completion for this update and reports it.
+func (u *update) runFlow(f *Flow) error {
+	h, err := u.handle(f.Target.DatasetName())
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	u.flowEvent(f, statusStarting, nil, nil)
+	u.flowEvent(f, statusRunning, nil, nil)
+	var res flowResult
+	switch f.Kind {
+	case AppendFlow:
+		res, err = u.runStreaming(f, h)
+	case CompleteFlow:
+		res, err = u.runComplete(f, h)
+	case OnceFlow:
+		res, err = u.runOnce(f, h)
+	default:
+		err = fmt.Errorf("flow kind %s is not supported by this runtime", f.Kind)
+	}
+	res.seconds = since(started)
+	if err != nil {
+		u.flowEvent(f, statusFailed, &res, err)
+		fmt.Fprintf(u.stderr, "flow %s: FAILED after %.2fs: %v\n", f.Name, res.seconds, err)
+		return err
+	}
+	status := statusCompleted
+	if res.idle {
+		status = statusIdle
+	}
+	u.flowEvent(f, status, &res, nil)
+	fmt.Fprintln(u.stderr, res.line(f))
+	return nil
+}
+
+// flowResult sums what a flow did in this update.
+type flowResult struct {
+	batches      int64
+	inputRows    int64
+	outputRows   int64
+	droppedRows  int64
+	files        int64
+	bytes        int64
+	rescued      int64
+	malformed    int64
+	backlogFiles int64
+	backlogBytes int64
+	expectations []expectationResult
+	technique    string
+	idle         bool
+	seconds      float64
+}
+
+// expectationResult is one expectation's counts, as in data_quality.
+type expectationResult struct {
+	Name    string `json:"name"`
+	Dataset string `json:"dataset"`
+	Passed  int64  `json:"passed_records"`
+	Failed  int64  `json:"failed_records"`
+}
+
+// line is the progress line printed when a flow completes.
+func (r *flowResult) line(f *Flow) string {
+	if r.idle {
+		return fmt.Sprintf("flow %s: idle (already ran; runs again after a full refresh of %s)", f.Name, f.Target.DatasetName())
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "flow %s: %d rows in, %d out", f.Name, r.inputRows, r.outputRows)
+	if r.droppedRows > 0 {
+		fmt.Fprintf(&b, ", %d dropped", r.droppedRows)
+	}
+	if r.files > 0 {
+		fmt.Fprintf(&b, ", %d files (%s)", r.files, humanBytes(r.bytes))
+	}
+	if r.rescued > 0 {
+		fmt.Fprintf(&b, ", %d rows with rescued data", r.rescued)
+	}
+	if r.technique != "" {
+		fmt.Fprintf(&b, ", %s", r.technique)
+	}
+	if r.batches > 1 {
+		fmt.Fprintf(&b, ", %d micro-batches", r.batches)
+	}
+	fmt.Fprintf(&b, ", %.2fs", r.seconds)
+	return b.String()
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// add folds one micro-batch's metrics and sink counts into r.
+func (r *flowResult) add(ctx *FlowContext, counts []sinkCounts, names []string, dataset string) {
+	m := &ctx.metrics
+	r.batches++
+	r.inputRows += m.inputRows.Load()
+	r.files += m.inputFiles.Load()
+	r.bytes += m.inputBytes.Load()
+	r.rescued += m.rescuedRows.Load()
+	r.malformed += m.malformed.Load()
+	if r.expectations == nil && len(names) > 0 {
+		r.expectations = make([]expectationResult, len(names))
+		for i, n := range names {
+			r.expectations[i] = expectationResult{Name: n, Dataset: dataset}
+		}
+	}
+	for _, c := range counts {
+		r.outputRows += c.written
+		r.droppedRows += c.dropped
+		for i := range c.passed {
+			r.expectations[i].Passed += c.passed[i]
+			r.expectations[i].Failed += c.failed[i]
+		}
+	}
+}
+
+// finish closes every worker's sink: the data files of a successful run,
+// to be committed. On failure (err != nil) it removes them.
+func (ctx *FlowContext) finish(err error) ([]dataFile, []sinkCounts, error) {
+	var files []dataFile
+	var counts []sinkCounts
+	for _, w := range ctx.workers {
+		if w.sink == nil {
+			continue
+		}
+		counts = append(counts, w.sink.counts())
+		if err != nil {
+			w.sink.abort()
+			continue
+		}
+		fs, cerr := w.sink.close()
+		if cerr != nil && err == nil {
+			err = cerr
+		}
+		files = append(files, fs...)
+	}
+	if err != nil {
+		for _, w := range ctx.workers {
+			if w.sink != nil {
+				w.sink.abort()
+			}
+		}
+		return nil, counts, err
+	}
+	return files, counts, nil
+}
+
+func (u *update) newContext(f *Flow, h *tableHandle, batch *batchPlan) *FlowContext {
+	return &FlowContext{u: u, flow: f, target: h, batch: batch, filePrefix: newID()}
+}
+
+// streamingInputs returns the names of the inputs a flow reads with STREAM,
+// sorted: what its checkpoint was built for.
+func streamingInputs(f *Flow) []string {
+	var out []string
+	for _, in := range f.Inputs {
+		if in.Streaming {
+			out = append(out, in.Relation.relationName())
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// batchPlan is what one micro-batch reads from each streaming input.
+type batchPlan struct {
+	files  map[string][]source.FileInfo
+	tables map[string][]tableFile
+}
+
+// runStreaming runs an append flow: micro-batches until the frontier frozen
+// at the start of the update is drained (available_now), or one batch
+// (once). Each batch's output and progress are committed atomically.
+func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
+	var res flowResult
+	inputs := streamingInputs(f)
+	cp, err := loadCheckpoint(u.checkpointDir(f), checkpointMeta{Flow: f.Name, Definition: f.Definition, Inputs: inputs})
+	if err != nil {
+		return res, err
+	}
+	if !slices.Equal(cp.meta.Inputs, inputs) {
+		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
+			f.Name, strings.Join(cp.meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
+	}
+	if cp.meta.Definition != f.Definition {
+		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
+			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
+		cp.meta.Definition = f.Definition
+		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+			return res, err
+		}
+	}
+	if err := h.ensure(f.Target.tableDesc()); err != nil {
+		return res, err
+	}
+	// Freeze the frontier of every table input now.
+	frontier := map[string]int64{}
+	for _, in := range f.Inputs {
+		if !in.Streaming {
+			continue
+		}
+		name := in.Relation.relationName()
+		if th, ok := u.handles[name]; ok {
+			v, err := th.latestVersion()
+			if err != nil {
+				return res, fmt.Errorf("read %s: %w", name, err)
+			}
+			frontier[name] = v
+		}
+	}
+	for {
+		off := cp.pending
+		if off != nil {
+			done, err := h.batchCommitted(cp.meta.ID, off.Batch)
+			if err != nil {
+				return res, err
+			}
+			if done {
+				if err := cp.commit(off); err != nil {
+					return res, err
+				}
+				continue
+			}
+		} else {
+			off, err = u.planBatch(f, cp, frontier)
+			if err != nil {
+				return res, err
+			}
+			if off == nil {
+				break
+			}
+			if err := cp.writeOffsets(off); err != nil {
+				return res, err
+			}
+			cp.pending = off
+		}
+		if err := u.runBatch(f, h, cp, off, &res); err != nil {
+			return res, err
+		}
+		if u.trigger.once {
+			break
+		}
+	}
+	return res, nil
+}
+
+// planBatch chooses the next micro-batch of a streaming flow, or nil when
+// no input has anything new.
+func (u *update) planBatch(f *Flow, cp *checkpoint, frontier map[string]int64) (*batchOffsets, error) {
+	off := &batchOffsets{Batch: cp.committed + 1, Inputs: map[string]inputOffset{}}
+	any := false
+	for _, name := range cp.meta.Inputs {
+		if info, ok := u.sources[name]; ok {
+			listed, err := u.listFiles(name)
+			if err != nil {
+				return nil, err
+			}
+			seen := cp.seen[name]
+			pending := source.Pending(listed, func(p string) bool { return seen[p] })
+			if len(pending) == 0 {
+				continue
+			}
+			first := cp.committed < 0 && len(seen) == 0
+			if first && !info.IncludeExisting {
+				off.Inputs[name] = inputOffset{Files: toSeen(pending), Skip: true}
+				any = true
+				continue
+			}
+			batch := pending
+			if !u.trigger.once {
+				batch, _ = source.NextBatch(pending, info.Limits)
+			}
+			off.Inputs[name] = inputOffset{Files: toSeen(batch)}
+			any = true
+			continue
+		}
+		last, read := cp.versions[name]
+		to := frontier[name]
+		if to < 0 {
+			continue // the upstream table does not exist yet
+		}
+		if !read {
+			off.Inputs[name] = inputOffset{Versions: &versionRange{From: -1, To: to}}
+			any = true
+		} else if last < to {
+			off.Inputs[name] = inputOffset{Versions: &versionRange{From: last, To: to}}
+			any = true
+		}
+	}
+	if !any {
+		return nil, nil
+	}
+	return off, nil
+}
+
+func toSeen(files []source.FileInfo) []seenFile {
+	out := make([]seenFile, len(files))
+	for i, f := range files {
+		out[i] = seenFile{Path: f.Path, Size: f.Size, ModTime: int64(f.ModificationTime) / 1000}
+	}
+	return out
+}
+
+// resolveBatch turns a batch's offsets into the files to read.
+func (u *update) resolveBatch(off *batchOffsets) (*batchPlan, error) {
+	plan := &batchPlan{files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}}
+	for name, in := range off.Inputs {
+		if in.Skip {
+			continue
+		}
+		if len(in.Files) > 0 {
+			listed, err := u.listFiles(name)
+			if err != nil {
+				return nil, err
+			}
+			byPath := make(map[string]source.FileInfo, len(listed))
+			for _, f := range listed {
+				byPath[f.Path] = f
+			}
+			for _, sf := range in.Files {
+				fi, ok := byPath[sf.Path]
+				if !ok {
+					return nil, fmt.Errorf("source %s: file %s of micro-batch %d is gone; it must stay until the batch is committed (restore it, or run a full refresh)", name, sf.Path, off.Batch)
+				}
+				plan.files[name] = append(plan.files[name], fi)
+			}
+			continue
+		}
+		if in.Versions != nil {
+			th, err := u.handle(name)
+			if err != nil {
+				return nil, err
+			}
+			files, err := th.filesBetween(in.Versions.From, in.Versions.To)
+			if err != nil {
+				return nil, err
+			}
+			plan.tables[name] = files
+		}
+	}
+	return plan, nil
+}
+
+// runBatch runs one micro-batch and commits its output with the flow's txn.
+func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
+	plan, err := u.resolveBatch(off)
+	if err != nil {
+		return err
+	}
+	ctx := u.newContext(f, h, plan)
+	err = f.Run(ctx)
+	files, counts, err := ctx.finish(err)
+	if err != nil {
+		return err
+	}
+	faultPoint("after-data-files")
+	if err := h.commitAppend(files, &txnAction{AppID: cp.meta.ID, Version: off.Batch}, "STREAMING UPDATE", map[string]any{
+		"outputMode": "Append", "queryId": cp.meta.ID, "epochId": off.Batch,
+	}); err != nil {
+		return err
+	}
+	faultPoint("after-commit")
+	if err := cp.commit(off); err != nil {
+		return fmt.Errorf("checkpoint of flow %s: %w", f.Name, err)
+	}
+	res.add(ctx, counts, expectationNames(f.Target), h.name)
+	return nil
+}
+
+func expectationNames(d Dataset) []string { return d.tableDesc().expectations }
+
+// mvState is what a materialized view's last refresh read, kept in the
+// flow's checkpoint folder: an update whose definition and inputs are the
+// same is a no-op.
+type mvState struct {
+	Definition string            `json:"definition"`
+	Inputs     map[string]string `json:"inputs"`
+	Refreshes  int64             `json:"refreshes"`
+	FlowID     string            `json:"flowId"`
+}
+
+// runComplete refreshes a materialized view: recompute from snapshots of
+// its inputs and replace the table's contents in one commit, unless
+// neither the definition nor any input changed.
+func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
+	var res flowResult
+	dir := u.checkpointDir(f)
+	var state mvState
+	statePath := filepath.Join(dir, "refresh.json")
+	if err := readJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, err
+	}
+	sig, err := u.inputSignature(f)
+	if err != nil {
+		return res, err
+	}
+	exists, err := h.exists()
+	if err != nil {
+		return res, err
+	}
+	reason := ""
+	switch {
+	case !exists:
+		reason = "the table does not exist yet"
+	case state.Definition == "":
+		reason = "no previous refresh is recorded"
+	case state.Definition != f.Definition:
+		reason = "the definition changed"
+	case !mapsEqual(state.Inputs, sig):
+		reason = "an input changed: " + strings.Join(changedInputs(state.Inputs, sig), ", ")
+	}
+	if reason == "" {
+		res.technique = "NO_OP"
+		u.planning(f, "NO_OP", "no input and no part of the definition changed since the last refresh")
+		return res, nil
+	}
+	res.technique = "COMPLETE_RECOMPUTE"
+	u.planning(f, "COMPLETE_RECOMPUTE", reason)
+	if state.FlowID == "" {
+		state.FlowID = newID()
+	}
+	ctx := u.newContext(f, h, nil)
+	err = f.Run(ctx)
+	files, counts, err := ctx.finish(err)
+	if err != nil {
+		return res, err
+	}
+	faultPoint("mid-mv-replace")
+	if err := h.commitReplace(f.Target.tableDesc(), files, &txnAction{AppID: state.FlowID, Version: state.Refreshes}); err != nil {
+		return res, err
+	}
+	state.Definition, state.Inputs = f.Definition, sig
+	state.Refreshes++
+	if err := writeFileAtomic(statePath, mustJSON(state)); err != nil {
+		return res, err
+	}
+	res.add(ctx, counts, expectationNames(f.Target), h.name)
+	return res, nil
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func changedInputs(old, cur map[string]string) []string {
+	var out []string
+	for k, v := range cur {
+		if old[k] != v {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inputSignature identifies the state of every input of a batch flow: a
+// table's version (with its table id, so a re-created table differs), a
+// file source's listing.
+func (u *update) inputSignature(f *Flow) (map[string]string, error) {
+	sig := map[string]string{}
+	for _, in := range f.Inputs {
+		name := in.Relation.relationName()
+		if _, ok := u.sources[name]; ok {
+			files, err := u.listFiles(name)
+			if err != nil {
+				return nil, err
+			}
+			sig[name] = listingDigest(files)
+			continue
+		}
+		h, err := u.handle(name)
+		if err != nil {
+			return nil, err
+		}
+		s, err := h.signature()
+		if err != nil {
+			return nil, err
+		}
+		sig[name] = s
+	}
+	return sig, nil
+}
+
+// listingDigest summarises a folder listing: names, sizes and times.
+func listingDigest(files []source.FileInfo) string {
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", f.Path, f.Size, f.ModificationTime)
+	}
+	return digest(b.String())
+}
+
+// onceState records that a once flow ran since its target's last full
+// refresh.
+type onceState struct {
+	FlowID string    `json:"flowId"`
+	Done   bool      `json:"done"`
+	At     time.Time `json:"at"`
+}
+
+// runOnce runs a once flow: a batch query appended in the first update
+// after its target was created or fully refreshed, IDLE afterwards.
+func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
+	var res flowResult
+	path := filepath.Join(u.checkpointDir(f), "once.json")
+	var st onceState
+	if err := readJSON(path, &st); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, err
+	}
+	if st.FlowID == "" {
+		st.FlowID = newID()
+		if err := writeFileAtomic(path, mustJSON(st)); err != nil {
+			return res, err
+		}
+	}
+	if !st.Done {
+		if err := h.ensure(f.Target.tableDesc()); err != nil {
+			return res, err
+		}
+		// A crash after the commit and before once.json: the table says.
+		done, err := h.batchCommitted(st.FlowID, 0)
+		if err != nil {
+			return res, err
+		}
+		if !done {
+			ctx := u.newContext(f, h, nil)
+			err = f.Run(ctx)
+			files, counts, err := ctx.finish(err)
+			if err != nil {
+				return res, err
+			}
+			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
+				return res, err
+			}
+			res.add(ctx, counts, expectationNames(f.Target), h.name)
+		}
+		st.Done, st.At = true, time.Now().UTC()
+		return res, writeFileAtomic(path, mustJSON(st))
+	}
+	res.idle = true
+	return res, nil
+}
+
+// fullRefresh truncates the selected tables and resets their flows'
+// checkpoints. The intent is written first and removed last, so a crash in
+// between is finished by the next update instead of leaving a table whose
+// checkpoint and contents disagree.
+func (u *update) fullRefresh(tables []string) error {
+	intent := u.storagePath("full_refresh.json")
+	var pending []string
+	if err := readJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	tables = append(pending, tables...)
+	sort.Strings(tables)
+	tables = slices.Compact(tables)
+	if len(tables) == 0 {
+		return nil
+	}
+	if err := writeFileAtomic(intent, mustJSON(tables)); err != nil {
+		return err
+	}
+	u.progress("RESETTING")
+	for _, name := range tables {
+		for _, f := range u.p.Flows {
+			if f.Target.DatasetName() != name {
+				continue
+			}
+			if err := os.RemoveAll(u.checkpointDir(f)); err != nil {
+				return fmt.Errorf("full refresh of %s: %w", name, err)
+			}
+		}
+		h, err := u.handle(name)
+		if err != nil {
+			return err
+		}
+		if err := h.truncate(u.dataset(name).tableDesc()); err != nil {
+			return fmt.Errorf("full refresh of %s: %w", name, err)
+		}
+		u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
+			Message: fmt.Sprintf("Table %s was reset for a full refresh.", name)})
+	}
+	return os.Remove(intent)
+}
+
+// planning reports the refresh technique of a materialized view.
+func (u *update) planning(f *Flow, technique, reason string) {
+	u.log.emit(event{Type: "planning_information", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		Message: fmt.Sprintf("Flow %s is refreshed with %s: %s.", f.Name, technique, reason),
+		Details: map[string]any{"planning_information": map[string]any{
+			"technique_information": []map[string]any{{
+				"maintenance_type": "MAINTENANCE_TYPE_" + technique,
+				"is_chosen":        true,
+				"reason":           reason,
+			}},
+		}}})
+}
+
+// flowEvent reports a flow's status with its metrics.
+func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
+	fp := map[string]any{"status": status}
+	if res != nil {
+		fp["metrics"] = map[string]any{
+			"num_output_rows": res.outputRows,
+			"num_input_rows":  res.inputRows,
+			"backlog_bytes":   res.backlogBytes,
+			"backlog_files":   res.backlogFiles,
+			"num_batches":     res.batches,
+			"input_files":     res.files,
+			"input_bytes":     res.bytes,
+			"rescued_rows":    res.rescued,
+			"malformed_rows":  res.malformed,
+			"duration_s":      res.seconds,
+		}
+		if res.expectations != nil || res.droppedRows > 0 {
+			fp["data_quality"] = map[string]any{"dropped_records": res.droppedRows, "expectations": res.expectations}
+		}
+	}
+	ev := event{Type: "flow_progress", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		Message: fmt.Sprintf("Flow '%s' is %s.", f.Name, status),
+		Details: map[string]any{"flow_progress": fp}}
+	if err != nil {
+		ev.Level = "ERROR"
+		ev.Error = errorDetails(err)
+		if status == statusSkipped {
+			ev.Level = "WARN"
+			ev.Message = fmt.Sprintf("Flow '%s' is SKIPPED: %v.", f.Name, err)
+			ev.Error = nil
+		}
+	}
+	u.log.emit(ev)
+}
+
+// defineGraph reports every dataset and flow definition at the start of
+// the update.
+func (u *update) defineGraph() {
+	for _, d := range u.p.Datasets {
+		td := d.tableDesc()
+		h := u.handles[td.name]
+		u.log.emit(event{Type: "dataset_definition", Origin: origin{Dataset: td.name},
+			Message: fmt.Sprintf("Dataset %s is defined as a %s.", td.name, strings.ReplaceAll(string(td.kind), "_", " ")),
+			Details: map[string]any{"dataset_definition": map[string]any{
+				"dataset_type": strings.ToUpper(string(td.kind)), "location": h.path,
+				"schema": td.columns.String(), "expectations": td.expectations, "comment": td.comment,
+			}}})
+	}
+	for _, f := range u.p.Flows {
+		var inputs []string
+		for _, in := range f.Inputs {
+			inputs = append(inputs, in.Relation.relationName())
+		}
+		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+			Message: fmt.Sprintf("Flow '%s' is defined as %s.", f.Name, f.Kind),
+			Details: map[string]any{"flow_definition": map[string]any{
+				"output_dataset": f.Target.DatasetName(), "input_datasets": inputs, "flow_type": string(f.Kind),
+			}}})
+	}
+}

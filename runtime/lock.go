@@ -1,0 +1,64 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// lock is the pipeline's exclusive update lock: an flock(2) on
+// <storage>/lock. The kernel releases it when the process ends, however it
+// ends, so a lock left by a killed run is reclaimed by the next one.
+type lock struct {
+	f *os.File
+}
+
+// lockInfo is written into the lock file for the message a second run
+// prints.
+type lockInfo struct {
+	PID     int       `json:"pid"`
+	Update  string    `json:"update_id"`
+	Host    string    `json:"host"`
+	Started time.Time `json:"started"`
+}
+
+// ErrLocked is returned when another update holds the pipeline's lock.
+var ErrLocked = errors.New("another update holds the pipeline's lock")
+
+// acquireLock takes the lock or fails at once with ErrLocked.
+func acquireLock(storage, updateID string) (*lock, error) {
+	if err := os.MkdirAll(storage, 0o755); err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	path := filepath.Join(storage, "lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		var info lockInfo
+		data, _ := os.ReadFile(path)
+		f.Close()
+		if json.Unmarshal(data, &info) == nil && info.PID != 0 {
+			return nil, fmt.Errorf("%w (update %s, pid %d on %s, started %s); wait for it to finish",
+				ErrLocked, shortID(info.Update), info.PID, info.Host, info.Started.Format(time.RFC3339))
+		}
+		return nil, fmt.Errorf("%w (%s); wait for it to finish", ErrLocked, path)
+	}
+	host, _ := os.Hostname()
+	info, _ := json.Marshal(lockInfo{PID: os.Getpid(), Update: updateID, Host: host, Started: time.Now().UTC()})
+	f.Truncate(0)
+	f.WriteAt(append(info, '\n'), 0)
+	return &lock{f: f}, nil
+}
+
+// release unlocks (the file stays, so the next run can lock it).
+func (l *lock) release() {
+	l.f.Truncate(0)
+	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	l.f.Close()
+}

@@ -1,0 +1,249 @@
+package runtime
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// maxRowsPerFile bounds the rows of one data file a worker writes.
+const maxRowsPerFile = 1 << 20
+
+// shredBatch is how many rows a sink shreds before handing them to the
+// Parquet writer.
+const shredBatch = 1024
+
+// Sink writes the rows a worker produces for its flow's target table:
+// expectations first, then Parquet data files in the table's folder. The
+// files become part of the table only when the flow commits.
+type Sink[T any] struct {
+	w     *Worker
+	table *Table[T]
+	dir   string
+
+	vals  parquet.Row   // shredded values of the pending rows
+	rows  []parquet.Row // pending rows, slices of vals
+	ends  []int
+	file  *dataFileWriter
+	files []dataFile
+
+	c sinkCounts
+}
+
+// sinkCounts are what a sink counted: rows written and dropped, and per
+// expectation the rows that passed and failed.
+type sinkCounts struct {
+	written, dropped int64
+	passed, failed   []int64
+}
+
+// dataFile is a finished data file, ready for a Delta add action.
+type dataFile struct {
+	path  string // absolute
+	rel   string // relative to the table root
+	size  int64
+	rows  int64
+	stats string
+}
+
+// Out returns the worker's sink for its flow's target table t.
+func Out[T any](w *Worker, t *Table[T]) *Sink[T] {
+	if s, ok := w.sink.(*Sink[T]); ok {
+		return s
+	}
+	target := w.ctx.target
+	s := &Sink[T]{
+		w:     w,
+		table: t,
+		dir:   target.path,
+		c: sinkCounts{
+			passed: make([]int64, len(t.Expectations)),
+			failed: make([]int64, len(t.Expectations)),
+		},
+	}
+	w.sink = s
+	return s
+}
+
+// ExpectationError is the error of a `fail` expectation: the rule, the
+// dataset and the offending row.
+type ExpectationError struct {
+	Dataset, Name, Text string
+	Row                 string
+}
+
+func (e *ExpectationError) Error() string {
+	return fmt.Sprintf("expectation %q (%s) on dataset %s failed; nothing of this micro-batch was committed\n  row: %s",
+		e.Name, e.Text, e.Dataset, e.Row)
+}
+
+// Emit writes one row, after checking the table's expectations: a row that
+// violates a `drop` expectation is not written, one that violates a `fail`
+// expectation returns an *ExpectationError.
+func (s *Sink[T]) Emit(r *T) error {
+	drop := false
+	for i := range s.table.Expectations {
+		e := &s.table.Expectations[i]
+		if res := e.Check(r); res.Valid && res.V {
+			s.c.passed[i]++
+			continue
+		}
+		s.c.failed[i]++
+		switch e.Action {
+		case Drop:
+			drop = true
+		case Fail:
+			return &ExpectationError{Dataset: s.table.Name, Name: e.Name, Text: e.Text, Row: formatRow(r)}
+		}
+	}
+	if drop {
+		s.c.dropped++
+		return nil
+	}
+	s.vals = s.table.Codec.Shred(r, s.vals)
+	s.ends = append(s.ends, len(s.vals))
+	s.c.written++
+	if len(s.ends) >= shredBatch {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush hands the pending rows to the current data file.
+func (s *Sink[T]) flush() error {
+	if len(s.ends) == 0 {
+		return nil
+	}
+	s.rows = s.rows[:0]
+	start := 0
+	for _, end := range s.ends {
+		s.rows = append(s.rows, s.vals[start:end:end])
+		start = end
+	}
+	if s.file == nil {
+		f, err := newDataFile(s.dir, s.w.ctx.filePrefix, s.w.id, len(s.files), s.table.Codec.Schema)
+		if err != nil {
+			return err
+		}
+		s.file = f
+	}
+	if err := s.file.write(s.rows); err != nil {
+		return err
+	}
+	s.vals, s.ends = s.vals[:0], s.ends[:0]
+	if s.file.rows >= maxRowsPerFile {
+		df, err := s.file.finish()
+		if err != nil {
+			return err
+		}
+		s.files = append(s.files, df)
+		s.file = nil
+	}
+	return nil
+}
+
+func (s *Sink[T]) close() ([]dataFile, error) {
+	if err := s.flush(); err != nil {
+		return nil, err
+	}
+	if s.file != nil {
+		df, err := s.file.finish()
+		if err != nil {
+			return nil, err
+		}
+		s.files = append(s.files, df)
+		s.file = nil
+	}
+	return s.files, nil
+}
+
+// abort removes the data files written so far (the flow failed; nothing
+// was committed, so no reader can see them).
+func (s *Sink[T]) abort() {
+	if s.file != nil {
+		s.file.discard()
+		s.file = nil
+	}
+	for _, f := range s.files {
+		os.Remove(f.path)
+	}
+	s.files = nil
+}
+
+func (s *Sink[T]) counts() sinkCounts { return s.c }
+
+// dataFileWriter is one Parquet data file being written.
+type dataFileWriter struct {
+	path, rel string
+	f         *os.File
+	buf       *bufio.Writer
+	w         *parquetio.Writer
+	rows      int64
+}
+
+// newDataFile creates a data file in the table folder dir, named as Spark
+// names them: part-<worker>-<prefix>-<seq>.snappy.parquet, where prefix is
+// unique to the flow run.
+func newDataFile(dir, prefix string, worker, seq int, schema types.Schema) (*dataFileWriter, error) {
+	rel := fmt.Sprintf("part-%05d-%s-c%03d.snappy.parquet", worker, prefix, seq)
+	path := filepath.Join(dir, rel)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	buf := bufio.NewWriterSize(f, 1<<20)
+	return &dataFileWriter{path: path, rel: rel, f: f, buf: buf, w: parquetio.NewWriter(buf, schema, parquetio.WriterOptions{})}, nil
+}
+
+// write appends rows to the file.
+func (d *dataFileWriter) write(rows []parquet.Row) error {
+	if err := d.w.Write(rows); err != nil {
+		return fmt.Errorf("write %s: %w", d.path, err)
+	}
+	d.rows += int64(len(rows))
+	return nil
+}
+
+// finish completes the file and makes it durable: a commit must never name
+// a file that is not completely on disk.
+func (d *dataFileWriter) finish() (dataFile, error) {
+	info, err := d.w.Close()
+	if err == nil {
+		err = d.buf.Flush()
+	}
+	if err == nil {
+		err = d.f.Sync()
+	}
+	if cerr := d.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(d.path)
+		return dataFile{}, fmt.Errorf("write %s: %w", d.path, err)
+	}
+	return dataFile{path: d.path, rel: d.rel, size: info.Size, rows: info.NumRecords, stats: info.Stats}, nil
+}
+
+func (d *dataFileWriter) discard() {
+	d.f.Close()
+	os.Remove(d.path)
+}
+
+// StringValue returns a Parquet BYTE_ARRAY value holding s without copying
+// it; the value is only valid while s is (generated shredding code uses it
+// for rows the sink writes before they go out of use).
+func StringValue(s string) parquet.Value {
+	return parquet.ByteArrayValue(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -1,0 +1,393 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// tableHandle is one Delta table the update reads or writes. Commits from
+// this process are serialized per table; commits from elsewhere (there
+// should be none: the pipeline lock) are detected by the Delta log and
+// retried.
+type tableHandle struct {
+	name string
+	path string
+	desc *tableDesc // nil for a table source
+	mu   sync.Mutex
+}
+
+// tableFile is a data file to read: its path and Delta partition values.
+type tableFile struct {
+	path            string
+	size            int64
+	partitionValues map[string]string
+}
+
+// txnAction is the Delta txn a commit carries: the flow's id and batch.
+type txnAction struct {
+	AppID   string
+	Version int64
+}
+
+// commitRetries bounds the retries of a commit that lost a race.
+const commitRetries = 10
+
+func newTableHandle(name, path string, desc *tableDesc) *tableHandle {
+	return &tableHandle{name: name, path: path, desc: desc}
+}
+
+// snapshot loads the latest snapshot, or nil when the table does not exist.
+func (h *tableHandle) snapshot() (*delta.Snapshot, error) {
+	s, err := delta.Load(h.path)
+	if errors.Is(err, delta.ErrNoTable) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", h.name, err)
+	}
+	return s, nil
+}
+
+func (h *tableHandle) exists() (bool, error) {
+	v, err := h.latestVersion()
+	return v >= 0, err
+}
+
+// latestVersion returns the latest version, -1 when there is none.
+func (h *tableHandle) latestVersion() (int64, error) {
+	v, err := delta.LatestVersion(h.path)
+	if errors.Is(err, delta.ErrNoTable) {
+		return -1, nil
+	}
+	if err != nil {
+		return -1, fmt.Errorf("table %s: %w", h.name, err)
+	}
+	return v, nil
+}
+
+func (h *tableHandle) files(s *delta.Snapshot, adds []delta.Add) []tableFile {
+	out := make([]tableFile, len(adds))
+	for i, a := range adds {
+		out[i] = tableFile{path: delta.FilePath(h.path, a.Path), size: a.Size, partitionValues: a.PartitionValues}
+	}
+	return out
+}
+
+// liveFiles returns the data files of the latest snapshot (none when the
+// table does not exist yet).
+func (h *tableHandle) liveFiles() ([]tableFile, error) {
+	s, err := h.snapshot()
+	if err != nil || s == nil {
+		return nil, err
+	}
+	return h.files(s, s.Files), nil
+}
+
+// currentSchema returns the schema in the table's metadata.
+func (h *tableHandle) currentSchema() (types.Schema, error) {
+	s, err := h.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, fmt.Errorf("table %s does not exist at %s", h.name, h.path)
+	}
+	return s.Schema, nil
+}
+
+// numRecords sums numRecords of the live files' statistics.
+func (h *tableHandle) numRecords() (int64, error) {
+	s, err := h.snapshot()
+	if err != nil || s == nil {
+		return 0, err
+	}
+	var n int64
+	for _, f := range s.Files {
+		var st struct {
+			NumRecords int64 `json:"numRecords"`
+		}
+		if json.Unmarshal([]byte(f.Stats), &st) == nil {
+			n += st.NumRecords
+		}
+	}
+	return n, nil
+}
+
+// signature identifies the table's state for a materialized view's no-op
+// check: its id (a re-created table differs) and version.
+func (h *tableHandle) signature() (string, error) {
+	s, err := h.snapshot()
+	if err != nil {
+		return "", err
+	}
+	if s == nil {
+		return "absent", nil
+	}
+	return fmt.Sprintf("%s@%d", s.Metadata.ID, s.Version), nil
+}
+
+// filesBetween returns the files a streaming read takes for versions
+// (from, to]: with from = -1, the snapshot at to (Delta's streaming source
+// starts from the table's snapshot); otherwise the files added by each
+// commit. A commit that is not append-only fails the read.
+func (h *tableHandle) filesBetween(from, to int64) ([]tableFile, error) {
+	if from < 0 {
+		s, err := delta.LoadVersion(h.path, to)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", h.name, err)
+		}
+		return h.files(s, s.Files), nil
+	}
+	commits, err := delta.ReadCommits(h.path, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", h.name, err)
+	}
+	var out []tableFile
+	for _, c := range commits {
+		if !c.AppendOnly() {
+			return nil, fmt.Errorf("table %s changed at version %d by an operation that is not an append (a full refresh, a delete or an overwrite); "+
+				"a streaming read only follows appends: run a full refresh of the tables that stream from %s", h.name, c.Version, h.name)
+		}
+		out = append(out, h.files(nil, c.Adds())...)
+	}
+	return out, nil
+}
+
+// batchCommitted reports whether the table holds a txn for appID at
+// version batch or later: the batch's output was committed.
+func (h *tableHandle) batchCommitted(appID string, batch int64) (bool, error) {
+	s, err := h.snapshot()
+	if err != nil || s == nil {
+		return false, err
+	}
+	v, ok := s.TxnVersion(appID)
+	return ok && v >= batch, nil
+}
+
+// metadataFor returns the Delta metadata for a dataset: its schema,
+// partition columns, properties as configuration and comment.
+func metadataFor(d *tableDesc, schema types.Schema, id string, created time.Time) (*delta.Metadata, error) {
+	conf := map[string]string{}
+	for k, v := range d.properties {
+		conf[k] = v
+	}
+	m, err := delta.NewMetadata(schema, d.partitionBy, conf, created)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", d.name, err)
+	}
+	m.Name = &d.table
+	if d.comment != "" {
+		m.Description = &d.comment
+	}
+	if id != "" {
+		m.ID = id
+	}
+	return &m, nil
+}
+
+// evolve returns the schema the table must have to take rows of want, or
+// an error telling the user a full refresh is needed. Columns are matched
+// by name, case-insensitively as Spark does: existing columns keep their
+// place and type; new columns are appended (nullable: old rows read them
+// as NULL); columns the query no longer produces stay and must be nullable.
+func evolve(table string, have, want types.Schema) (types.Schema, bool, error) {
+	out := append(types.Schema(nil), have...)
+	changed := false
+	for _, f := range want {
+		i := have.Index(f.Name)
+		if i < 0 {
+			nf := f
+			nf.Nullable = true
+			out = append(out, nf)
+			changed = true
+			continue
+		}
+		if !have[i].Type.EqualIgnoringNullability(f.Type) {
+			return nil, false, fmt.Errorf("table %s: column %s changed type from %s to %s; the existing rows cannot be kept: "+
+				"a full refresh is required: run with --full-refresh %s", table, f.Name, have[i].Type, f.Type, table)
+		}
+		if f.Nullable && !have[i].Nullable {
+			out[i].Nullable = true
+			changed = true
+		}
+	}
+	for _, f := range have {
+		if want.Index(f.Name) < 0 && !f.Nullable {
+			return nil, false, fmt.Errorf("table %s: NOT NULL column %s is no longer produced; a full refresh is required: run with --full-refresh %s",
+				table, f.Name, table)
+		}
+	}
+	return out, changed, nil
+}
+
+// checkSchema reports whether rows of d's schema can be written to the
+// existing table without a full refresh.
+func (h *tableHandle) checkSchema(d *tableDesc) error {
+	s, err := h.snapshot()
+	if err != nil || s == nil {
+		return err
+	}
+	if d.kind == MaterializedView {
+		return nil // replaced as a whole, schema included
+	}
+	_, _, err = evolve(h.name, s.Schema, d.columns)
+	return err
+}
+
+// ensure creates the table if it does not exist, and evolves its schema
+// (new nullable columns) when the dataset's schema grew. An incompatible
+// change fails with the instruction to run a full refresh.
+func (h *tableHandle) ensure(d *tableDesc) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		s, err := h.snapshot()
+		if err != nil {
+			return err
+		}
+		var opts delta.WriteOptions
+		if s == nil {
+			if opts.Metadata, err = metadataFor(d, d.columns, "", time.Now()); err != nil {
+				return err
+			}
+			opts.Operation = "CREATE TABLE"
+			opts.OperationParameters = map[string]any{"isManaged": "false", "description": d.comment, "partitionBy": partitionJSON(d.partitionBy), "properties": "{}"}
+		} else {
+			schema, changed, err := evolve(h.name, s.Schema, d.columns)
+			if err != nil {
+				return err
+			}
+			if !changed {
+				return nil
+			}
+			created := time.UnixMilli(0)
+			if s.Metadata.CreatedTime != nil {
+				created = time.UnixMilli(*s.Metadata.CreatedTime)
+			}
+			if opts.Metadata, err = metadataFor(d, schema, s.Metadata.ID, created); err != nil {
+				return err
+			}
+			opts.Operation = "ADD COLUMNS"
+			opts.OperationParameters = map[string]any{}
+		}
+		_, err = delta.Append(h.path, s, nil, opts)
+		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("table %s: %w", h.name, err)
+		}
+		return nil
+	}
+}
+
+func partitionJSON(cols []string) string {
+	q := make([]string, len(cols))
+	for i, c := range cols {
+		q[i] = fmt.Sprintf("%q", c)
+	}
+	return "[" + strings.Join(q, ",") + "]"
+}
+
+func (h *tableHandle) adds(files []dataFile) []delta.Add {
+	now := time.Now()
+	out := make([]delta.Add, len(files))
+	for i, f := range files {
+		out[i] = delta.NewAdd(f.rel, nil, parquetio.FileInfo{Size: f.size, NumRecords: f.rows, Stats: f.stats}, now)
+	}
+	return out
+}
+
+// commitAppend commits the files as a blind append with the flow's txn.
+func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, params map[string]any) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	adds := h.adds(files)
+	for attempt := 0; ; attempt++ {
+		s, err := h.snapshot()
+		if err != nil {
+			return err
+		}
+		if s == nil {
+			return fmt.Errorf("table %s does not exist at %s", h.name, h.path)
+		}
+		opts := delta.WriteOptions{Operation: op, OperationParameters: params}
+		if txn != nil {
+			opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
+		}
+		_, err = delta.Append(h.path, s, adds, opts)
+		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("commit %s: %w", h.name, err)
+		}
+		return nil
+	}
+}
+
+// commitReplace replaces the table's contents (and schema) with files in
+// one commit: readers see the old rows or the new, never none.
+func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnAction) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	adds := h.adds(files)
+	for attempt := 0; ; attempt++ {
+		s, err := h.snapshot()
+		if err != nil {
+			return err
+		}
+		opts := delta.WriteOptions{Operation: "CREATE OR REPLACE TABLE AS SELECT", OperationParameters: map[string]any{
+			"isManaged": "false", "description": d.comment, "partitionBy": partitionJSON(d.partitionBy), "properties": "{}",
+		}}
+		if txn != nil {
+			opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
+		}
+		id, created := "", time.Now()
+		if s != nil {
+			id = s.Metadata.ID
+			if s.Metadata.CreatedTime != nil {
+				created = time.UnixMilli(*s.Metadata.CreatedTime)
+			}
+		}
+		if s == nil || !types.StructOf(s.Schema...).Equal(types.StructOf(d.columns...)) || !sameStrings(s.Metadata.PartitionColumns, d.partitionBy) {
+			if opts.Metadata, err = metadataFor(d, d.columns, id, created); err != nil {
+				return err
+			}
+		}
+		_, err = delta.Overwrite(h.path, s, adds, opts)
+		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("commit %s: %w", h.name, err)
+		}
+		return nil
+	}
+}
+
+// truncate removes every row of the table for a full refresh and resets
+// its schema to the dataset's; it creates the table when absent.
+func (h *tableHandle) truncate(d *tableDesc) error {
+	return h.commitReplace(d, nil, nil)
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

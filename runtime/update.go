@@ -1,0 +1,481 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/source"
+)
+
+// RunOptions configure one update: the `run` command's flags.
+type RunOptions struct {
+	// Warehouse is the root of the tables: <warehouse>/<catalog>/<schema>/<table>.
+	Warehouse string
+	// Storage is the root of the pipeline's state (checkpoints, event log,
+	// lock); empty means <warehouse>/_pipelines/<pipeline>.
+	Storage string
+	// BaseDir resolves relative source paths; empty means the working
+	// directory.
+	BaseDir string
+	// Params are name=value overrides of the pipeline's parameters.
+	Params []string
+	// Trigger is "available_now" (the default), "once" or "interval=D".
+	Trigger string
+	// Refresh selects the tables to update; the others are EXCLUDED.
+	Refresh []string
+	// FullRefresh selects tables to truncate and recompute from all
+	// available input; FullRefreshAll selects every table.
+	FullRefresh    []string
+	FullRefreshAll bool
+	// Stderr receives one line per flow as it completes.
+	Stderr io.Writer
+}
+
+// Flow progress statuses, as in the Databricks event log.
+const (
+	statusQueued    = "QUEUED"
+	statusStarting  = "STARTING"
+	statusRunning   = "RUNNING"
+	statusCompleted = "COMPLETED"
+	statusFailed    = "FAILED"
+	statusSkipped   = "SKIPPED"
+	statusExcluded  = "EXCLUDED"
+	statusIdle      = "IDLE"
+)
+
+// update is one run of the pipeline.
+type update struct {
+	p       *Pipeline
+	opts    RunOptions
+	id      string
+	start   time.Time
+	loc     *time.Location
+	params  *Params
+	storage string
+	log     *eventLog
+	stderr  io.Writer
+	trigger trigger
+
+	mu       sync.Mutex
+	handles  map[string]*tableHandle
+	listings map[string][]source.FileInfo
+	sources  map[string]*FileSourceInfo
+}
+
+// FileSourceInfo is the resolved location and limits of a file source.
+type FileSourceInfo struct {
+	Name   string
+	Dir    string
+	Limits source.Limits
+	// IncludeExisting false skips files present at the first update.
+	IncludeExisting bool
+}
+
+// errUpdateFailed is returned when at least one flow failed; the event log
+// and stderr have the details.
+var errUpdateFailed = errors.New("update failed")
+
+// runUpdate runs one update: binds parameters, takes the lock, checks,
+// resets what a full refresh selects, then runs every selected flow after
+// the flows it depends on.
+func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
+	u := &update{
+		p:        p,
+		opts:     opts,
+		id:       newID(),
+		start:    time.Now(),
+		loc:      time.UTC,
+		stderr:   opts.Stderr,
+		trigger:  tr,
+		handles:  map[string]*tableHandle{},
+		listings: map[string][]source.FileInfo{},
+		sources:  map[string]*FileSourceInfo{},
+	}
+	if u.stderr == nil {
+		u.stderr = io.Discard
+	}
+	if err := u.setup(); err != nil {
+		return err
+	}
+	if lk == nil {
+		l, err := acquireLock(u.storage, u.id)
+		if err != nil {
+			return err
+		}
+		defer l.release()
+	}
+	u.log, err = openEventLog(u.storage, p.Name, u.id)
+	if err != nil {
+		return err
+	}
+	defer u.log.close()
+	u.log.emit(event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
+		Details: map[string]any{"create_update": map[string]any{
+			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
+			"full_refresh_selection": opts.FullRefresh, "refresh_selection": opts.Refresh,
+			"trigger": tr.String(), "parameters": u.params.values,
+		}}})
+	u.progress("INITIALIZING")
+	defer func() {
+		if err != nil {
+			u.log.emitError("update_progress", fmt.Sprintf("Update %s is FAILED.", shortID(u.id)), err,
+				map[string]any{"update_progress": map[string]any{"state": "FAILED"}})
+		} else {
+			u.progress("COMPLETED")
+		}
+	}()
+	if err := u.runChecks(); err != nil {
+		return err
+	}
+	u.defineGraph()
+	plan, err := u.selectFlows()
+	if err != nil {
+		return err
+	}
+	u.progress("SETTING_UP_TABLES")
+	if err := u.fullRefresh(plan.reset); err != nil {
+		return err
+	}
+	u.progress("RUNNING")
+	return u.runFlows(plan)
+}
+
+func causeOf(opts RunOptions) string {
+	switch {
+	case opts.FullRefreshAll:
+		return "a full refresh of all tables"
+	case len(opts.FullRefresh) > 0:
+		return "a full refresh of " + strings.Join(opts.FullRefresh, ", ")
+	case len(opts.Refresh) > 0:
+		return "a refresh of " + strings.Join(opts.Refresh, ", ")
+	}
+	return "the user"
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func (u *update) progress(state string) {
+	u.log.emit(event{Type: "update_progress", Message: fmt.Sprintf("Update %s is %s.", shortID(u.id), state),
+		Details: map[string]any{"update_progress": map[string]any{"state": state}}})
+}
+
+// setup binds parameters and resolves every name to a location.
+func (u *update) setup() error {
+	var err error
+	if u.params, err = bindParams(u.p.Parameters, u.opts.Params); err != nil {
+		return err
+	}
+	if tz := u.p.SessionTimeZone; tz != "" {
+		if u.loc, err = time.LoadLocation(tz); err != nil {
+			return fmt.Errorf("session_time_zone %q: %w", tz, err)
+		}
+	}
+	if u.opts.Warehouse == "" {
+		u.opts.Warehouse = "warehouse"
+	}
+	u.storage = u.opts.Storage
+	if u.storage == "" {
+		u.storage = filepath.Join(u.opts.Warehouse, "_pipelines", u.p.Name)
+	}
+	catalog, err := u.params.Expand(u.p.Catalog)
+	if err != nil {
+		return err
+	}
+	schema, err := u.params.Expand(u.p.Schema)
+	if err != nil {
+		return err
+	}
+	for _, d := range u.p.Datasets {
+		td := d.tableDesc()
+		parts := []string{td.catalog, td.schema, td.table}
+		for i := range parts {
+			if parts[i], err = u.params.Expand(parts[i]); err != nil {
+				return fmt.Errorf("dataset %s: %w", td.name, err)
+			}
+		}
+		if parts[0] == "" {
+			parts[0] = catalog
+		}
+		if parts[1] == "" {
+			parts[1] = schema
+		}
+		u.handles[td.name] = newTableHandle(td.name, filepath.Join(u.opts.Warehouse, parts[0], parts[1], parts[2]), td)
+	}
+	for _, s := range u.p.Sources {
+		switch s := s.(type) {
+		case interface {
+			Source
+			tableName() string
+		}:
+			name, err := u.params.Expand(s.tableName())
+			if err != nil {
+				return fmt.Errorf("source %s: %w", s.SourceName(), err)
+			}
+			parts := strings.Split(name, ".")
+			for len(parts) < 3 {
+				parts = append([]string{[]string{catalog, schema}[3-len(parts)-1]}, parts...)
+			}
+			u.handles[s.SourceName()] = newTableHandle(s.SourceName(), filepath.Join(append([]string{u.opts.Warehouse}, parts...)...), nil)
+		case interface {
+			Source
+			fileInfo() FileSourceInfo
+		}:
+			info := s.fileInfo()
+			dir, err := u.params.Expand(info.Dir)
+			if err != nil {
+				return fmt.Errorf("source %s: %w", s.SourceName(), err)
+			}
+			if !filepath.IsAbs(dir) && u.opts.BaseDir != "" {
+				dir = filepath.Join(u.opts.BaseDir, dir)
+			}
+			info.Dir = dir
+			u.sources[s.SourceName()] = &info
+		}
+	}
+	return nil
+}
+
+// handle returns the table behind a dataset or table-source name.
+func (u *update) handle(name string) (*tableHandle, error) {
+	h, ok := u.handles[name]
+	if !ok {
+		return nil, fmt.Errorf("no table named %q in this pipeline", name)
+	}
+	return h, nil
+}
+
+// listFiles returns the files of a file source as listed once per update:
+// the frontier is frozen when the update first looks, so data that lands
+// while it runs waits for the next update (trigger available_now).
+func (u *update) listFiles(name string) ([]source.FileInfo, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if files, ok := u.listings[name]; ok {
+		return files, nil
+	}
+	info := u.sources[name]
+	files, err := source.List(info.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("source %s: %w", name, err)
+	}
+	u.listings[name] = files
+	return files, nil
+}
+
+// runChecks evaluates the pipeline's checks; any that is not TRUE fails the
+// update before a flow runs.
+func (u *update) runChecks() error {
+	for _, c := range u.p.Checks {
+		res, err := c.Eval(u.params)
+		if err != nil {
+			return fmt.Errorf("check %q: %w", c.Text, err)
+		}
+		if !res.Valid || !res.V {
+			got := "FALSE"
+			if !res.Valid {
+				got = "NULL"
+			}
+			return fmt.Errorf("check failed: %s is %s with parameters %s", c.Text, got, formatParams(u.params))
+		}
+	}
+	return nil
+}
+
+func formatParams(p *Params) string {
+	names := make([]string, 0, len(p.values))
+	for k := range p.values {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for i, k := range names {
+		names[i] = k + "=" + p.values[k]
+	}
+	return strings.Join(names, " ")
+}
+
+// flowPlan is which flows an update runs, and which tables it resets.
+type flowPlan struct {
+	run      map[*Flow]bool
+	excluded map[*Flow]bool
+	reset    []string
+}
+
+// selectFlows applies --refresh and --full-refresh: the selected tables'
+// flows run, the others are EXCLUDED. Without a selection every flow runs.
+func (u *update) selectFlows() (*flowPlan, error) {
+	plan := &flowPlan{run: map[*Flow]bool{}, excluded: map[*Flow]bool{}}
+	known := map[string]bool{}
+	for _, d := range u.p.Datasets {
+		known[d.DatasetName()] = true
+	}
+	check := func(names []string, flag string) error {
+		for _, n := range names {
+			if !known[n] {
+				return fmt.Errorf("%s %s: the pipeline has no table %q (tables: %s)", flag, n, n, strings.Join(sortedKeys(known), ", "))
+			}
+		}
+		return nil
+	}
+	if err := check(u.opts.Refresh, "--refresh"); err != nil {
+		return nil, err
+	}
+	if err := check(u.opts.FullRefresh, "--full-refresh"); err != nil {
+		return nil, err
+	}
+	selected := map[string]bool{}
+	for _, n := range u.opts.Refresh {
+		selected[n] = true
+	}
+	for _, n := range u.opts.FullRefresh {
+		selected[n] = true
+	}
+	all := len(selected) == 0
+	if u.opts.FullRefreshAll {
+		for _, d := range u.p.Datasets {
+			td := d.tableDesc()
+			if td.resetAllowed() {
+				plan.reset = append(plan.reset, td.name)
+			} else {
+				u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Dataset: td.name},
+					Message: fmt.Sprintf("Table %s has pipelines.reset.allowed = false: it is refreshed incrementally, not reset, by this full refresh.", td.name)})
+			}
+		}
+	}
+	for _, n := range u.opts.FullRefresh {
+		d := u.dataset(n)
+		if !d.tableDesc().resetAllowed() {
+			return nil, fmt.Errorf("[TABLE_NOT_RESETTABLE] table %s has pipelines.reset.allowed = false and cannot be fully refreshed; remove it from --full-refresh or change the property", n)
+		}
+		plan.reset = append(plan.reset, n)
+	}
+	for _, f := range u.p.Flows {
+		if all || selected[f.Target.DatasetName()] {
+			plan.run[f] = true
+		} else {
+			plan.excluded[f] = true
+		}
+	}
+	return plan, nil
+}
+
+func (u *update) dataset(name string) Dataset {
+	for _, d := range u.p.Datasets {
+		if d.DatasetName() == name {
+			return d
+		}
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runFlows runs the selected flows, each after every flow that writes a
+// table it reads; independent flows run concurrently. A failed flow's
+// downstream flows are SKIPPED; the update fails if any flow failed.
+func (u *update) runFlows(plan *flowPlan) error {
+	writers := map[string][]*Flow{}
+	for _, f := range u.p.Flows {
+		writers[f.Target.DatasetName()] = append(writers[f.Target.DatasetName()], f)
+	}
+	deps := map[*Flow][]*Flow{}
+	for _, f := range u.p.Flows {
+		for _, in := range f.Inputs {
+			if d, ok := in.Relation.(Dataset); ok {
+				for _, w := range writers[d.DatasetName()] {
+					if w != f {
+						deps[f] = append(deps[f], w)
+					}
+				}
+			}
+		}
+	}
+	for _, f := range u.p.Flows {
+		if plan.excluded[f] {
+			u.flowEvent(f, statusExcluded, nil, nil)
+		} else {
+			u.flowEvent(f, statusQueued, nil, nil)
+		}
+	}
+	type result struct {
+		status string
+		done   chan struct{}
+	}
+	results := map[*Flow]*result{}
+	for _, f := range u.p.Flows {
+		results[f] = &result{done: make(chan struct{})}
+	}
+	sem := make(chan struct{}, maxConcurrentFlows)
+	var wg sync.WaitGroup
+	var failed sync.Map
+	for _, f := range u.p.Flows {
+		wg.Add(1)
+		go func(f *Flow) {
+			defer wg.Done()
+			r := results[f]
+			defer close(r.done)
+			if plan.excluded[f] {
+				r.status = statusExcluded
+				return
+			}
+			for _, d := range deps[f] {
+				<-results[d].done
+				if s := results[d].status; s == statusFailed || s == statusSkipped {
+					r.status = statusSkipped
+					u.flowEvent(f, statusSkipped, nil, fmt.Errorf("upstream flow %s %s", d.Name, strings.ToLower(s)))
+					fmt.Fprintf(u.stderr, "flow %s: skipped (upstream flow %s %s)\n", f.Name, d.Name, strings.ToLower(s))
+					return
+				}
+			}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if err := u.runFlow(f); err != nil {
+				r.status = statusFailed
+				failed.Store(f.Name, err)
+				return
+			}
+			r.status = statusCompleted
+		}(f)
+	}
+	wg.Wait()
+	var msgs []string
+	failed.Range(func(k, v any) bool {
+		msgs = append(msgs, fmt.Sprintf("flow %s: %v", k, v))
+		return true
+	})
+	if len(msgs) > 0 {
+		sort.Strings(msgs)
+		return fmt.Errorf("%w: %s", errUpdateFailed, strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+// maxConcurrentFlows bounds how many flows run at once; each flow also
+// uses several workers for its scans.
+const maxConcurrentFlows = 4
+
+// storagePath returns a path under the pipeline's storage.
+func (u *update) storagePath(elem ...string) string {
+	return filepath.Join(append([]string{u.storage}, elem...)...)
+}
+
+func (u *update) checkpointDir(f *Flow) string {
+	return u.storagePath("checkpoints", f.Name)
+}
