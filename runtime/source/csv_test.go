@@ -169,8 +169,8 @@ func TestCSVRecords(t *testing.T) {
 			rescued: 2,
 		},
 		{
-			name: "wrong field counts, unterminated quote and text after a quote are malformed",
-			opts: def,
+			name:  "wrong field counts, unterminated quote and text after a quote are malformed",
+			opts:  def,
 			input: "id,name,score\n1,a\n2,b,3,4\n3,\"x\"y,1\n4,c,5\n5,\"open\nnever closed\n",
 			want: []string{
 				`id=NULL name=NULL score=NULL | 1,a`,

@@ -90,8 +90,9 @@ func jsonValue(d *JSONDecoder, t types.Type) string {
 	panic("unsupported type " + t.String())
 }
 
-// jsonFields reads the fields of the open object; keys match exactly.
-func jsonFields(d *JSONDecoder, fields []types.Field) string {
+// jsonFieldValues reads the fields of the open object, keys matched
+// exactly, and returns the rendered values in field order.
+func jsonFieldValues(d *JSONDecoder, fields []types.Field) []string {
 	vals := make([]string, len(fields))
 	for i := range vals {
 		vals[i] = "NULL"
@@ -109,6 +110,14 @@ func jsonFields(d *JSONDecoder, fields []types.Field) string {
 		}
 		vals[i] = jsonValue(d, fields[i].Type)
 	}
+	return vals
+}
+
+func jsonFields(d *JSONDecoder, fields []types.Field) string {
+	return renderFields(fields, jsonFieldValues(d, fields))
+}
+
+func renderFields(fields []types.Field, vals []string) string {
 	var b strings.Builder
 	for i, f := range fields {
 		if i > 0 {
@@ -119,12 +128,39 @@ func jsonFields(d *JSONDecoder, fields []types.Field) string {
 	return b.String()
 }
 
-func allNull(fields []types.Field) string {
-	var parts []string
-	for _, f := range fields {
-		parts = append(parts, f.Name+"=NULL")
+// record is one decoded row: rendered column values and the rescued data.
+type record struct {
+	vals    []string
+	rescued types.Null[string]
+}
+
+func (r record) String(schema types.Schema) string {
+	return withRescued(renderFields(schema, r.vals), r.rescued)
+}
+
+// byName returns the row as a map from column name to rendered value, with
+// the rescued value under "_rescued".
+func (r record) byName(schema types.Schema) map[string]string {
+	m := map[string]string{}
+	for i, f := range schema {
+		m[f.Name] = r.vals[i]
 	}
-	return strings.Join(parts, " ")
+	if r.rescued.Valid {
+		m["_rescued"] = r.rescued.V
+	}
+	return m
+}
+
+func nullValues(n int) []string {
+	vals := make([]string, n)
+	for i := range vals {
+		vals[i] = "NULL"
+	}
+	return vals
+}
+
+func allNull(fields []types.Field) string {
+	return renderFields(fields, nullValues(len(fields)))
 }
 
 func withRescued(row string, rescued types.Null[string]) string {
@@ -134,18 +170,30 @@ func withRescued(row string, rescued types.Null[string]) string {
 	return row
 }
 
-// jsonRows decodes a JSON-lines document with the driver.
-func jsonRows(d *JSONDecoder, schema types.Schema) []string {
-	var rows []string
+// jsonRecords decodes a JSON-lines document with the driver.
+func jsonRecords(d *JSONDecoder, schema types.Schema) []record {
+	var recs []record
 	for d.NextRecord() {
-		row := jsonFields(d, schema)
+		vals := jsonFieldValues(d, schema)
 		rescued, malformed := d.EndRecord()
 		if malformed {
-			row = allNull(schema)
+			vals = nullValues(len(schema))
 		}
-		rows = append(rows, withRescued(row, rescued))
+		recs = append(recs, record{vals, rescued})
+	}
+	return recs
+}
+
+func render(recs []record, schema types.Schema) []string {
+	var rows []string
+	for _, r := range recs {
+		rows = append(rows, r.String(schema))
 	}
 	return rows
+}
+
+func jsonRows(d *JSONDecoder, schema types.Schema) []string {
+	return render(jsonRecords(d, schema), schema)
 }
 
 func csvValue(d *CSVDecoder, col int, t types.Type) string {
@@ -180,21 +228,24 @@ func csvValue(d *CSVDecoder, col int, t types.Type) string {
 	panic("CSV does not support " + t.String())
 }
 
-func csvRows(d *CSVDecoder, schema types.Schema) []string {
-	var rows []string
+func csvRecords(d *CSVDecoder, schema types.Schema) []record {
+	var recs []record
 	for d.NextRecord() {
-		var parts []string
+		vals := make([]string, len(schema))
 		for i, f := range schema {
-			parts = append(parts, f.Name+"="+csvValue(d, i, f.Type))
+			vals[i] = csvValue(d, i, f.Type)
 		}
-		row := strings.Join(parts, " ")
 		rescued, malformed := d.EndRecord()
 		if malformed {
-			row = allNull(schema)
+			vals = nullValues(len(schema))
 		}
-		rows = append(rows, withRescued(row, rescued))
+		recs = append(recs, record{vals, rescued})
 	}
-	return rows
+	return recs
+}
+
+func csvRows(d *CSVDecoder, schema types.Schema) []string {
+	return render(csvRecords(d, schema), schema)
 }
 
 func columnNames(s types.Schema) []string {
