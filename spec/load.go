@@ -186,7 +186,7 @@ func (l *loader) libraryFiles(main *File) []string {
 			continue
 		}
 		if len(matches) == 0 {
-			l.errorf(main.pos(item), "", "paths are relative to "+main.Path, "library %q matches no file", item.Value)
+			l.errorf(main.pos(item), "", "paths are relative to "+dir, "library %q matches no file", item.Value)
 			continue
 		}
 		for _, m := range matches {
