@@ -1,0 +1,244 @@
+// Package delta implements the parts of the Delta Lake transaction protocol
+// (https://github.com/delta-io/delta/blob/master/PROTOCOL.md) that pipegen
+// needs: reader version 1 and writer version 2.
+//
+// A table is a directory with Parquet data files and a `_delta_log/` of
+// JSON commits (`<20-digit version>.json`) and, from Spark, V1 Parquet
+// checkpoints. This package replays the log into snapshots (Load,
+// LoadVersion), reads the commits after a version for streaming readers
+// (ReadCommits), creates commits exclusively so concurrent writers cannot
+// overwrite each other (Commit, Append, Overwrite, ReplaceFiles), and reads
+// a snapshot's rows through runtime/parquetio (Snapshot.Scan).
+package delta
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/parquetio"
+)
+
+// EngineInfo is written as commitInfo.engineInfo ("pipegen/<version>").
+// The runtime sets it to its own version at start-up.
+var EngineInfo = "pipegen/dev"
+
+// Action is one line of a commit file: exactly one of its fields is set
+// (protocol, "Actions"). Actions of other kinds (domainMetadata, sidecar,
+// checkpointMetadata) are ignored when read and never written.
+type Action struct {
+	Protocol   *Protocol   `json:"protocol,omitempty"`
+	MetaData   *Metadata   `json:"metaData,omitempty"`
+	Add        *Add        `json:"add,omitempty"`
+	Remove     *Remove     `json:"remove,omitempty"`
+	Txn        *Txn        `json:"txn,omitempty"`
+	CommitInfo *CommitInfo `json:"commitInfo,omitempty"`
+	CDC        *CDC        `json:"cdc,omitempty"`
+}
+
+// Protocol is the protocol action ("Protocol Evolution"): the reader and
+// writer versions a client needs; features only with versions 3 and 7.
+type Protocol struct {
+	MinReaderVersion int      `json:"minReaderVersion"`
+	MinWriterVersion int      `json:"minWriterVersion"`
+	ReaderFeatures   []string `json:"readerFeatures,omitempty"`
+	WriterFeatures   []string `json:"writerFeatures,omitempty"`
+}
+
+// Format is metaData.format: the data file format, always "parquet".
+type Format struct {
+	Provider string            `json:"provider"`
+	Options  map[string]string `json:"options"`
+}
+
+// Metadata is the metaData action ("Change Metadata"). SchemaString is the
+// table schema in Delta's JSON form (see SchemaString and ParseSchema);
+// CreatedTime is in milliseconds since the epoch.
+type Metadata struct {
+	ID               string            `json:"id"`
+	Name             *string           `json:"name,omitempty"`
+	Description      *string           `json:"description,omitempty"`
+	Format           Format            `json:"format"`
+	SchemaString     string            `json:"schemaString"`
+	PartitionColumns []string          `json:"partitionColumns"`
+	Configuration    map[string]string `json:"configuration"`
+	CreatedTime      *int64            `json:"createdTime,omitempty"`
+}
+
+// PartitionValues maps partition column names to serialized values
+// (protocol, "Partition Value Serialization"). A NULL value is stored as
+// "" and written as JSON null, as the protocol treats both alike.
+type PartitionValues map[string]string
+
+// MarshalJSON writes "" values as null.
+func (p PartitionValues) MarshalJSON() ([]byte, error) {
+	if p == nil {
+		return []byte("{}"), nil
+	}
+	m := make(map[string]*string, len(p))
+	for k, v := range p {
+		if v != "" {
+			v := v
+			m[k] = &v
+		} else {
+			m[k] = nil
+		}
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads null values as "".
+func (p *PartitionValues) UnmarshalJSON(b []byte) error {
+	var m map[string]*string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*p = make(PartitionValues, len(m))
+	for k, v := range m {
+		if v != nil {
+			(*p)[k] = *v
+		} else {
+			(*p)[k] = ""
+		}
+	}
+	return nil
+}
+
+// Add is the add action ("Add File and Remove File"). Path is a URI
+// relative to the table root (or absolute), percent-encoded as RFC 2396
+// says; Size is in bytes; ModificationTime in milliseconds since the epoch;
+// Stats is the per-file statistics JSON ("Per-file Statistics").
+type Add struct {
+	Path             string            `json:"path"`
+	PartitionValues  PartitionValues   `json:"partitionValues"`
+	Size             int64             `json:"size"`
+	ModificationTime int64             `json:"modificationTime"`
+	DataChange       bool              `json:"dataChange"`
+	Stats            string            `json:"stats,omitempty"`
+	Tags             map[string]string `json:"tags,omitempty"`
+	// DeletionVector is kept raw: pipegen refuses tables that use them.
+	DeletionVector json.RawMessage `json:"deletionVector,omitempty"`
+}
+
+// Remove is the remove action ("Add File and Remove File"); the file stays
+// on disk as a tombstone until vacuumed. DeletionTimestamp is in
+// milliseconds since the epoch.
+type Remove struct {
+	Path                 string            `json:"path"`
+	DeletionTimestamp    *int64            `json:"deletionTimestamp,omitempty"`
+	DataChange           bool              `json:"dataChange"`
+	ExtendedFileMetadata bool              `json:"extendedFileMetadata,omitempty"`
+	PartitionValues      PartitionValues   `json:"partitionValues,omitempty"`
+	Size                 *int64            `json:"size,omitempty"`
+	Tags                 map[string]string `json:"tags,omitempty"`
+	DeletionVector       json.RawMessage   `json:"deletionVector,omitempty"`
+}
+
+// Txn is the transaction identifier action ("Transaction Identifiers"):
+// the latest version an application (AppID) committed, used to make
+// streaming writes idempotent. LastUpdated is in milliseconds.
+type Txn struct {
+	AppID       string `json:"appId"`
+	Version     int64  `json:"version"`
+	LastUpdated *int64 `json:"lastUpdated,omitempty"`
+}
+
+// CommitInfo is the commitInfo action ("Commit Provenance Information").
+// Timestamp is in milliseconds since the epoch. Fields pipegen does not
+// model are dropped when read.
+type CommitInfo struct {
+	Timestamp           int64             `json:"timestamp"`
+	Operation           string            `json:"operation"`
+	OperationParameters map[string]any    `json:"operationParameters"`
+	ReadVersion         *int64            `json:"readVersion,omitempty"`
+	IsolationLevel      string            `json:"isolationLevel,omitempty"`
+	IsBlindAppend       *bool             `json:"isBlindAppend,omitempty"`
+	OperationMetrics    map[string]string `json:"operationMetrics,omitempty"`
+	EngineInfo          string            `json:"engineInfo,omitempty"`
+	TxnID               string            `json:"txnId,omitempty"`
+}
+
+// CDC is the cdc action ("Add CDC File"): a file of `_change_data/` with
+// the changes of its commit, with a `_change_type` column.
+type CDC struct {
+	Path            string            `json:"path"`
+	PartitionValues PartitionValues   `json:"partitionValues"`
+	Size            int64             `json:"size"`
+	DataChange      bool              `json:"dataChange"`
+	Tags            map[string]string `json:"tags,omitempty"`
+}
+
+// NewAdd returns the add action of a data file written by
+// parquetio.Writer at path (relative to the table root, not yet encoded),
+// with dataChange=true.
+func NewAdd(path string, partitionValues PartitionValues, info parquetio.FileInfo, modified time.Time) Add {
+	return Add{
+		Path:             EncodePath(path),
+		PartitionValues:  partitionValues,
+		Size:             info.Size,
+		ModificationTime: modified.UnixMilli(),
+		DataChange:       true,
+		Stats:            info.Stats,
+	}
+}
+
+// RemoveOf returns the remove action of a live file, with its size and
+// partition values (extendedFileMetadata=true), deleted at deleted.
+// dataChange=false marks a rearrangement (compaction) that does not change
+// the table's rows.
+func RemoveOf(a Add, deleted time.Time, dataChange bool) Remove {
+	ts, size := deleted.UnixMilli(), a.Size
+	return Remove{
+		Path:                 a.Path,
+		DeletionTimestamp:    &ts,
+		DataChange:           dataChange,
+		ExtendedFileMetadata: true,
+		PartitionValues:      a.PartitionValues,
+		Size:                 &size,
+		Tags:                 a.Tags,
+	}
+}
+
+// encodeActions renders actions as newline-delimited JSON.
+func encodeActions(actions []Action) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for i, a := range actions {
+		n := 0
+		for _, set := range []bool{a.Protocol != nil, a.MetaData != nil, a.Add != nil, a.Remove != nil, a.Txn != nil, a.CommitInfo != nil, a.CDC != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			return nil, fmt.Errorf("action %d sets %d kinds, want exactly one", i, n)
+		}
+		if a.MetaData != nil {
+			m := *a.MetaData
+			if m.Format.Provider == "" {
+				m.Format.Provider = "parquet"
+			}
+			if m.Format.Options == nil {
+				m.Format.Options = map[string]string{}
+			}
+			if m.PartitionColumns == nil {
+				m.PartitionColumns = []string{}
+			}
+			if m.Configuration == nil {
+				m.Configuration = map[string]string{}
+			}
+			a.MetaData = &m
+		}
+		if a.Add != nil && a.Add.PartitionValues == nil {
+			x := *a.Add
+			x.PartitionValues = PartitionValues{}
+			a.Add = &x
+		}
+		if err := enc.Encode(a); err != nil {
+			return nil, fmt.Errorf("action %d: %w", i, err)
+		}
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,311 @@
+package delta
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// ErrConflict is matched (errors.Is) by the error Commit returns when
+// another writer created the version first.
+var ErrConflict = errors.New("concurrent commit")
+
+// ConflictError says that version Version of Table was committed by another
+// writer between this writer's read and its commit. The caller may re-read
+// the table and retry, or give up.
+type ConflictError struct {
+	Table   string
+	Version int64
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("commit %s: version %d was committed by another writer; reload the table and retry", e.Table, e.Version)
+}
+
+// Is makes errors.Is(err, ErrConflict) true.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// Commit writes actions as version readVersion+1 of the table ("Creation of
+// New Log Entries"): the JSON lines go to a hidden temporary file in
+// `_delta_log` that is fsynced, then hard-linked to the version's name,
+// which fails if the name exists, so a commit is never overwritten; then the
+// temporary file is removed and the directory fsynced. readVersion is -1
+// for a new table, whose first commit must hold a protocol and a metaData
+// action. It returns the new version, or a *ConflictError (ErrConflict)
+// when another writer won the race for that version.
+func Commit(table string, readVersion int64, actions []Action) (int64, error) {
+	version := readVersion + 1
+	if readVersion < -1 {
+		return -1, fmt.Errorf("commit %s: invalid read version %d", table, readVersion)
+	}
+	if version == 0 {
+		var p, m bool
+		for _, a := range actions {
+			p = p || a.Protocol != nil
+			m = m || a.MetaData != nil
+		}
+		if !p || !m {
+			return -1, fmt.Errorf("commit %s: the first commit of a table needs a protocol and a metaData action", table)
+		}
+	}
+	data, err := encodeActions(actions)
+	if err != nil {
+		return -1, fmt.Errorf("commit %s: %w", table, err)
+	}
+	dir := LogDir(table)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return -1, fmt.Errorf("commit %s: %w", table, err)
+	}
+	if version == 0 {
+		if err := syncDir(table); err != nil {
+			return -1, fmt.Errorf("commit %s: %w", table, err)
+		}
+	}
+	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
+	if err != nil {
+		return -1, fmt.Errorf("commit %s: %w", table, err)
+	}
+	tmpName := tmp.Name()
+	defer os.Remove(tmpName)
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return -1, fmt.Errorf("commit %s: write %s: %w", table, tmpName, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return -1, fmt.Errorf("commit %s: fsync %s: %w", table, tmpName, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return -1, fmt.Errorf("commit %s: %w", table, err)
+	}
+	if err := os.Link(tmpName, CommitPath(table, version)); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return -1, &ConflictError{Table: table, Version: version}
+		}
+		return -1, fmt.Errorf("commit %s: link version %d: %w", table, version, err)
+	}
+	if err := os.Remove(tmpName); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return -1, fmt.Errorf("commit %s: %w", table, err)
+	}
+	if err := syncDir(dir); err != nil {
+		return -1, fmt.Errorf("commit %s: %w", table, err)
+	}
+	return version, nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("fsync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// NewMetadata returns the metaData action of a new table: a random UUID id,
+// format parquet, schema s, partition columns (names of s's columns) and
+// table configuration (may be nil).
+func NewMetadata(s types.Schema, partitionColumns []string, configuration map[string]string, created time.Time) (Metadata, error) {
+	for _, c := range partitionColumns {
+		i := s.Index(c)
+		if i < 0 {
+			return Metadata{}, fmt.Errorf("partition column %q is not a column of the schema", c)
+		}
+		if s[i].Type.IsNested() {
+			return Metadata{}, fmt.Errorf("partition column %q has nested type %s", c, s[i].Type)
+		}
+	}
+	ct := created.UnixMilli()
+	if configuration == nil {
+		configuration = map[string]string{}
+	}
+	return Metadata{
+		ID:               newUUID(),
+		Format:           Format{Provider: "parquet", Options: map[string]string{}},
+		SchemaString:     SchemaString(s),
+		PartitionColumns: append([]string{}, partitionColumns...),
+		Configuration:    configuration,
+		CreatedTime:      &ct,
+	}, nil
+}
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// WriteOptions complete the commits made by Append, Overwrite and
+// ReplaceFiles.
+type WriteOptions struct {
+	// Metadata is written with the commit: required for a new table (then a
+	// protocol (1,2) action is written too), or a schema change.
+	Metadata *Metadata
+	// Txn, when set, records the application's transaction version in the
+	// same commit, so that data and progress commit atomically.
+	Txn *Txn
+	// Operation and OperationParameters go to commitInfo; each helper has
+	// a default ("WRITE" with mode Append or Overwrite, "MERGE").
+	Operation           string
+	OperationParameters map[string]any
+	// Now is the commit time; the zero value means time.Now().
+	Now time.Time
+}
+
+// Append commits adds to the table of snap (nil for a new table, with
+// opts.Metadata set) as a blind append: commitInfo operation WRITE, mode
+// Append, isBlindAppend true. It returns the new version or a
+// *ConflictError.
+func Append(table string, snap *Snapshot, adds []Add, opts WriteOptions) (int64, error) {
+	return write(table, snap, nil, adds, opts, "WRITE", "Append")
+}
+
+// Overwrite replaces every live file of snap by adds in one commit
+// (readers see the old rows or the new ones, never none): removes with
+// dataChange=true, then the adds. Used to replace materialized views.
+func Overwrite(table string, snap *Snapshot, adds []Add, opts WriteOptions) (int64, error) {
+	var removes []Add
+	if snap != nil {
+		removes = snap.Files
+	}
+	return write(table, snap, removes, adds, opts, "WRITE", "Overwrite")
+}
+
+// ReplaceFiles removes the given live files of snap and adds others in one
+// commit (an upsert or delete that rewrites some files). Operation defaults
+// to MERGE.
+func ReplaceFiles(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions) (int64, error) {
+	if snap == nil && len(removes) > 0 {
+		return -1, fmt.Errorf("commit %s: cannot remove files from a table that does not exist", table)
+	}
+	if snap != nil {
+		live := map[string]bool{}
+		for _, f := range snap.Files {
+			live[pathKey(f.Path)] = true
+		}
+		for _, r := range removes {
+			if !live[pathKey(r.Path)] {
+				return -1, fmt.Errorf("commit %s: file %s is not live at version %d", table, r.Path, snap.Version)
+			}
+		}
+	}
+	return write(table, snap, removes, adds, opts, "MERGE", "")
+}
+
+func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions, op, mode string) (int64, error) {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	readVersion := int64(-1)
+	var actions []Action
+	if snap == nil {
+		if opts.Metadata == nil {
+			return -1, fmt.Errorf("commit %s: a new table needs WriteOptions.Metadata", table)
+		}
+		actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: 1, MinWriterVersion: 2}})
+	} else {
+		readVersion = snap.Version
+		if snap.Protocol.MinWriterVersion > 2 || snap.Protocol.MinReaderVersion > 1 {
+			return -1, fmt.Errorf("commit %s: the table requires Delta writer version %d (reader %d); pipegen writes tables of writer version 2 and reader version 1 only",
+				table, snap.Protocol.MinWriterVersion, snap.Protocol.MinReaderVersion)
+		}
+	}
+	if opts.Operation != "" {
+		op = opts.Operation
+	}
+	params := opts.OperationParameters
+	if params == nil {
+		params = map[string]any{}
+		if mode != "" {
+			params["mode"] = mode
+		}
+		var parts []string
+		if opts.Metadata != nil {
+			parts = opts.Metadata.PartitionColumns
+		} else if snap != nil {
+			parts = snap.Metadata.PartitionColumns
+		}
+		if mode != "" {
+			params["partitionBy"] = partitionByJSON(parts)
+		}
+	}
+	blind := len(removes) == 0
+	info := &CommitInfo{Timestamp: now.UnixMilli(), Operation: op, OperationParameters: params, IsolationLevel: "Serializable", IsBlindAppend: &blind, EngineInfo: EngineInfo}
+	if snap != nil {
+		info.ReadVersion = &readVersion
+	}
+	actions = append([]Action{{CommitInfo: info}}, actions...)
+	if opts.Metadata != nil {
+		actions = append(actions, Action{MetaData: opts.Metadata})
+	}
+	if opts.Txn != nil {
+		t := *opts.Txn
+		if t.LastUpdated == nil {
+			ms := now.UnixMilli()
+			t.LastUpdated = &ms
+		}
+		actions = append(actions, Action{Txn: &t})
+	}
+	for _, r := range removes {
+		rm := RemoveOf(r, now, true)
+		actions = append(actions, Action{Remove: &rm})
+	}
+	for i := range adds {
+		actions = append(actions, Action{Add: &adds[i]})
+	}
+	return Commit(table, readVersion, actions)
+}
+
+func partitionByJSON(cols []string) string {
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = fmt.Sprintf("%q", c)
+	}
+	return "[" + strings.Join(quoted, ",") + "]"
+}
+
+// PartitionPath returns the Hive-style directory of a partition, as Spark
+// names it: `col=value/...` in partition order, values escaped as Hive
+// escapes path names (%XX for control characters and "#%'*/:=?\{[]^ and
+// DEL), NULL or "" as __HIVE_DEFAULT_PARTITION__. The directory name is
+// only a convention; readers take partition values from the log.
+func PartitionPath(partitionColumns []string, values PartitionValues) string {
+	parts := make([]string, len(partitionColumns))
+	for i, c := range partitionColumns {
+		v := values[c]
+		if v == "" {
+			v = "__HIVE_DEFAULT_PARTITION__"
+		} else {
+			v = escapeHive(v)
+		}
+		parts[i] = escapeHive(c) + "=" + v
+	}
+	return filepath.Join(parts...)
+}
+
+func escapeHive(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f || strings.IndexByte("\"#%'*/:=?\\{[]^", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

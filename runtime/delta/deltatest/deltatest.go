@@ -1,0 +1,335 @@
+// Package deltatest cross-checks pipegen's reading of a Delta table with
+// DuckDB's: runtime/delta/testdata/duckdb/read_delta.mjs replays the
+// table's `_delta_log` with DuckDB's read_json and read_parquet and prints
+// the live rows; Check compares them, row for row, with what package delta
+// reads. End-to-end tests of other packages use it to prove that the
+// tables pipegen writes read the same in another engine.
+//
+// It needs node and the script's node_modules, installed with
+//
+//	npm ci --prefix runtime/delta/testdata/duckdb
+//
+// and fails (does not skip) when they are missing.
+package deltatest
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// InstallCommand installs the DuckDB script's dependencies, from the
+// repository root.
+const InstallCommand = "npm ci --prefix runtime/delta/testdata/duckdb"
+
+// ScriptDir returns the directory of read_delta.mjs and its node_modules,
+// located from this source file in the repository.
+func ScriptDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "testdata", "duckdb")
+}
+
+// DuckDBRows returns the live rows of the table at version (-1: latest) as
+// DuckDB reads them, each rendered by parquetio.FormatRow for schema s (the
+// table's schema at that version), sorted. It fails the test when node or
+// the script's node_modules are missing, saying how to install them.
+func DuckDBRows(t testing.TB, table string, version int64, s types.Schema) []string {
+	t.Helper()
+	dir := ScriptDir()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api")); err != nil {
+		t.Fatalf("the DuckDB cross-check needs its node modules: run `%s` from the repository root (%v)", InstallCommand, err)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatalf("the DuckDB cross-check needs node (Node.js 20 or later) on PATH: %v", err)
+	}
+	abs, err := filepath.Abs(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "read_delta.mjs"), abs, strconv.FormatInt(version, 10))
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("read_delta.mjs %s: %v\n%s", table, err, stderr.String())
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		v, err := parseOrdered(line)
+		if err != nil {
+			t.Fatalf("read_delta.mjs %s: %v in %s", table, err, line)
+		}
+		obj, ok := v.(object)
+		if !ok {
+			t.Fatalf("read_delta.mjs %s: not an object: %s", table, line)
+		}
+		row := make([]any, len(s))
+		for i, f := range s {
+			x, err := fromDuck(obj.get(f.Name), f.Type, true)
+			if err != nil {
+				t.Fatalf("read_delta.mjs %s: column %s: %v in %s", table, f.Name, err, line)
+			}
+			row[i] = x
+		}
+		out = append(out, parquetio.FormatRow(row, s))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// PipegenRows returns the table's schema at version (-1: latest) and its
+// live rows as package delta reads them, rendered by parquetio.FormatRow,
+// sorted.
+func PipegenRows(t testing.TB, table string, version int64) (types.Schema, []string) {
+	t.Helper()
+	snap, err := delta.LoadVersion(table, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := snap.ReadAll(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = parquetio.FormatRow(r, snap.Schema)
+	}
+	slices.Sort(out)
+	return snap.Schema, out
+}
+
+// Check fails the test unless DuckDB and pipegen read the same rows from
+// the table at version (-1: latest). It reports the rows only one side has.
+func Check(t testing.TB, table string, version int64) {
+	t.Helper()
+	schema, ours := PipegenRows(t, table, version)
+	theirs := DuckDBRows(t, table, version, schema)
+	if slices.Equal(ours, theirs) {
+		return
+	}
+	t.Errorf("table %s (version %d): pipegen and DuckDB read different rows (%d vs %d)\nonly pipegen:\n  %s\nonly DuckDB:\n  %s",
+		table, version, len(ours), len(theirs), strings.Join(minus(ours, theirs), "\n  "), strings.Join(minus(theirs, ours), "\n  "))
+}
+
+// minus returns the rows of a not in b (as multisets).
+func minus(a, b []string) []string {
+	count := map[string]int{}
+	for _, x := range b {
+		count[x]++
+	}
+	var out []string
+	for _, x := range a {
+		if count[x] > 0 {
+			count[x]--
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// object is a JSON object with its keys in order.
+type object []member
+
+type member struct {
+	key string
+	val any
+}
+
+func (o object) get(name string) any {
+	for _, m := range o {
+		if m.key == name {
+			return m.val
+		}
+	}
+	for _, m := range o {
+		if strings.EqualFold(m.key, name) {
+			return m.val
+		}
+	}
+	return nil
+}
+
+// parseOrdered decodes JSON keeping object key order and numbers as text.
+func parseOrdered(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	return decodeValue(dec)
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok := tok.(type) {
+	case json.Delim:
+		switch tok {
+		case '{':
+			var o object
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				o = append(o, member{k.(string), v})
+			}
+			_, err := dec.Token()
+			return o, err
+		case '[':
+			list := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				list = append(list, v)
+			}
+			_, err := dec.Token()
+			return list, err
+		}
+	}
+	return tok, nil
+}
+
+// fromDuck converts a value of DuckDB's to_json output to pipegen's generic
+// value of type t. Top-level BINARY arrives as hex (the script's hex()).
+func fromDuck(v any, t types.Type, top bool) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch t.Kind {
+	case types.ArrayKind:
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("want an array, got %v", v)
+		}
+		out := make([]any, len(list))
+		for i, x := range list {
+			var err error
+			if out[i], err = fromDuck(x, *t.Elem, false); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case types.MapKind:
+		o, ok := v.(object)
+		if !ok {
+			return nil, fmt.Errorf("want an object for a map, got %v", v)
+		}
+		out := make([]parquetio.MapEntry, len(o))
+		for i, m := range o {
+			k, err := keyFromString(m.key, *t.Key)
+			if err != nil {
+				return nil, err
+			}
+			val, err := fromDuck(m.val, *t.Value, false)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = parquetio.MapEntry{Key: k, Value: val}
+		}
+		return out, nil
+	case types.StructKind:
+		o, ok := v.(object)
+		if !ok {
+			return nil, fmt.Errorf("want an object for a struct, got %v", v)
+		}
+		out := make(parquetio.Struct, len(t.Fields))
+		for i, f := range t.Fields {
+			var err error
+			if out[i], err = fromDuck(o.get(f.Name), f.Type, false); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case json.Number:
+		return numberAs(string(x), t)
+	case string:
+		return stringAs(x, t, top)
+	}
+	return nil, fmt.Errorf("unexpected %T %v for %s", v, v, t)
+}
+
+func numberAs(s string, t types.Type) (any, error) {
+	switch t.Kind {
+	case types.FloatKind:
+		f, err := strconv.ParseFloat(s, 64)
+		return float32(f), err
+	case types.DoubleKind:
+		return strconv.ParseFloat(s, 64)
+	case types.DecimalKind:
+		return parquetio.ParsePartitionValue(s, t)
+	}
+	return parquetio.ParsePartitionValue(s, t)
+}
+
+func stringAs(s string, t types.Type, top bool) (any, error) {
+	switch t.Kind {
+	case types.StringKind:
+		return s, nil
+	case types.BinaryKind:
+		if top {
+			return hex.DecodeString(s)
+		}
+		return []byte(s), nil
+	case types.DateKind:
+		tm, err := time.Parse("2006-01-02", s)
+		return types.DateOf(tm), err
+	case types.TimestampKind, types.TimestampNTZKind:
+		s = strings.TrimSuffix(s, "+00")
+		tm, err := time.Parse("2006-01-02 15:04:05.999999", s)
+		return types.TimestampOf(tm), err
+	case types.FloatKind, types.DoubleKind:
+		var f float64
+		switch strings.ToLower(s) {
+		case "nan":
+			f = math.NaN()
+		case "inf", "infinity":
+			f = math.Inf(1)
+		case "-inf", "-infinity":
+			f = math.Inf(-1)
+		default:
+			return nil, fmt.Errorf("unexpected float %q", s)
+		}
+		if t.Kind == types.FloatKind {
+			return float32(f), nil
+		}
+		return f, nil
+	}
+	return parquetio.ParsePartitionValue(s, t)
+}
+
+func keyFromString(s string, t types.Type) (any, error) {
+	if t.Kind == types.StringKind {
+		return s, nil
+	}
+	return stringAs(s, t, false)
+}

@@ -1,0 +1,515 @@
+package delta
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// ErrNoTable is returned (wrapped) by Load and LatestVersion when the
+// directory holds no Delta log; a writer creates the table with its first
+// commit.
+var ErrNoTable = errors.New("not a Delta table (no _delta_log commits)")
+
+// LogDir returns the `_delta_log` directory of a table.
+func LogDir(table string) string { return filepath.Join(table, "_delta_log") }
+
+// CommitPath returns the path of the commit file of a version:
+// `_delta_log/<version as 20 digits>.json`.
+func CommitPath(table string, version int64) string {
+	return filepath.Join(LogDir(table), fmt.Sprintf("%020d.json", version))
+}
+
+var (
+	commitName     = regexp.MustCompile(`^(\d{20})\.json$`)
+	checkpointName = regexp.MustCompile(`^(\d{20})\.checkpoint(?:\.(\d{10})\.(\d{10}))?\.parquet$`)
+)
+
+// logListing is what the `_delta_log` directory holds.
+type logListing struct {
+	commits     []int64           // sorted
+	checkpoints map[int64][]string // version → complete set of part files
+}
+
+func listLog(table string) (*logListing, error) {
+	entries, err := os.ReadDir(LogDir(table))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("table %s: %w", table, ErrNoTable)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("table %s: list log: %w", table, err)
+	}
+	l := &logListing{checkpoints: map[int64][]string{}}
+	parts := map[int64]map[int][]string{} // version → part count → files
+	for _, e := range entries {
+		name := e.Name()
+		if m := commitName.FindStringSubmatch(name); m != nil {
+			v, _ := strconv.ParseInt(m[1], 10, 64)
+			l.commits = append(l.commits, v)
+			continue
+		}
+		if m := checkpointName.FindStringSubmatch(name); m != nil {
+			v, _ := strconv.ParseInt(m[1], 10, 64)
+			n := 1
+			if m[3] != "" {
+				n, _ = strconv.Atoi(m[3])
+			}
+			if parts[v] == nil {
+				parts[v] = map[int][]string{}
+			}
+			parts[v][n] = append(parts[v][n], filepath.Join(LogDir(table), name))
+		}
+	}
+	slices.Sort(l.commits)
+	for v, byCount := range parts {
+		for n, files := range byCount {
+			if len(files) == n {
+				slices.Sort(files)
+				l.checkpoints[v] = files
+			}
+		}
+	}
+	if len(l.commits) == 0 && len(l.checkpoints) == 0 {
+		return nil, fmt.Errorf("table %s: %w", table, ErrNoTable)
+	}
+	return l, nil
+}
+
+func (l *logListing) latest() int64 {
+	v := int64(-1)
+	if len(l.commits) > 0 {
+		v = l.commits[len(l.commits)-1]
+	}
+	for c := range l.checkpoints {
+		v = max(v, c)
+	}
+	return v
+}
+
+// LatestVersion returns the table's latest committed version.
+func LatestVersion(table string) (int64, error) {
+	l, err := listLog(table)
+	if err != nil {
+		return -1, err
+	}
+	return l.latest(), nil
+}
+
+// Snapshot is the state of a table at a version ("Delta Table
+// Specification"): protocol, metadata, live files and the latest
+// transaction version per application.
+type Snapshot struct {
+	// Table is the table's root directory.
+	Table    string
+	Version  int64
+	Protocol Protocol
+	Metadata Metadata
+	// Schema is Metadata.SchemaString parsed.
+	Schema types.Schema
+	// Files are the live data files, sorted by path.
+	Files []Add
+	// Txns maps an application id to the latest version it committed.
+	Txns map[string]int64
+}
+
+// Load returns the latest snapshot of the table at dir; see LoadVersion.
+func Load(table string) (*Snapshot, error) { return LoadVersion(table, -1) }
+
+// LoadVersion replays the log of the table at dir up to version (-1: the
+// latest): the newest complete checkpoint at or before it (single-part
+// `N.checkpoint.parquet` or multi-part `N.checkpoint.k.n.parquet`; the
+// `_last_checkpoint` hint is not needed on a local file system), then the
+// JSON commits after it, reconciling adds and removes by URI-decoded path
+// ("Action Reconciliation").
+//
+// Errors name the table: ErrNoTable (wrapped) when there is no log, a
+// version that is missing or no longer reconstructable, unreadable commits
+// or checkpoints, and protocols or reader features pipegen does not
+// implement (column mapping, deletion vectors, reader versions above 1
+// without only supported features).
+func LoadVersion(table string, version int64) (*Snapshot, error) {
+	l, err := listLog(table)
+	if err != nil {
+		return nil, err
+	}
+	latest := l.latest()
+	if version < 0 {
+		version = latest
+	}
+	if version > latest {
+		return nil, fmt.Errorf("table %s: version %d does not exist (latest is %d)", table, version, latest)
+	}
+	st := newState()
+	start := int64(0)
+	cp := int64(-1)
+	for v := range l.checkpoints {
+		if v <= version && v > cp {
+			cp = v
+		}
+	}
+	if cp >= 0 {
+		if err := st.loadCheckpoint(l.checkpoints[cp]); err != nil {
+			return nil, fmt.Errorf("table %s: %w", table, err)
+		}
+		start = cp + 1
+	}
+	have := map[int64]bool{}
+	for _, v := range l.commits {
+		have[v] = true
+	}
+	for v := start; v <= version; v++ {
+		if !have[v] {
+			if cp < 0 && v == 0 {
+				return nil, fmt.Errorf("table %s: version %d cannot be reconstructed: the log starts after version 0 and has no checkpoint at or before it", table, version)
+			}
+			return nil, fmt.Errorf("table %s: log is missing commit %d (needed for version %d)", table, v, version)
+		}
+		actions, err := readCommitFile(CommitPath(table, v))
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", table, err)
+		}
+		st.apply(actions)
+	}
+	s, err := st.snapshot(table, version)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// state accumulates a replay.
+type state struct {
+	protocol *Protocol
+	metadata *Metadata
+	files    map[string]Add
+	txns     map[string]int64
+}
+
+func newState() *state {
+	return &state{files: map[string]Add{}, txns: map[string]int64{}}
+}
+
+func (st *state) apply(actions []Action) {
+	for _, a := range actions {
+		switch {
+		case a.Protocol != nil:
+			st.protocol = a.Protocol
+		case a.MetaData != nil:
+			st.metadata = a.MetaData
+		case a.Add != nil:
+			st.files[pathKey(a.Add.Path)] = *a.Add
+		case a.Remove != nil:
+			delete(st.files, pathKey(a.Remove.Path))
+		case a.Txn != nil:
+			st.txns[a.Txn.AppID] = a.Txn.Version
+		}
+	}
+}
+
+// pathKey is the reconciliation key of a file path: the URI-decoded path.
+func pathKey(p string) string {
+	if d, err := url.PathUnescape(p); err == nil {
+		return d
+	}
+	return p
+}
+
+// supportedReaderFeatures are the table features (reader version 3) whose
+// reading pipegen implements.
+var supportedReaderFeatures = map[string]bool{"timestampNtz": true, "vacuumProtocolCheck": true}
+
+func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
+	if st.protocol == nil || st.metadata == nil {
+		return nil, fmt.Errorf("table %s: version %d has no protocol or metaData action; the log is incomplete", table, version)
+	}
+	if err := checkReadable(table, *st.protocol, *st.metadata); err != nil {
+		return nil, err
+	}
+	schema, err := ParseSchema(st.metadata.SchemaString)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", table, err)
+	}
+	s := &Snapshot{Table: table, Version: version, Protocol: *st.protocol, Metadata: *st.metadata, Schema: schema, Txns: st.txns}
+	for _, f := range st.files {
+		if len(f.DeletionVector) > 0 && string(f.DeletionVector) != "null" {
+			return nil, fmt.Errorf("table %s: file %s has a deletion vector; pipegen does not implement the deletionVectors feature (rewrite the table without deletion vectors: ALTER TABLE ... SET TBLPROPERTIES ('delta.enableDeletionVectors'=false) then REORG TABLE ... APPLY (PURGE))", table, f.Path)
+		}
+		s.Files = append(s.Files, f)
+	}
+	slices.SortFunc(s.Files, func(a, b Add) int { return strings.Compare(a.Path, b.Path) })
+	return s, nil
+}
+
+// checkReadable refuses protocols whose reading pipegen does not implement.
+func checkReadable(table string, p Protocol, m Metadata) error {
+	mode := m.Configuration["delta.columnMapping.mode"]
+	if (mode != "" && mode != "none") || columnMappingUsed(m.SchemaString) {
+		return fmt.Errorf("table %s uses column mapping (delta.columnMapping.mode=%s), which pipegen does not implement", table, mode)
+	}
+	switch {
+	case p.MinReaderVersion <= 1:
+		return nil
+	case p.MinReaderVersion == 2:
+		return nil // column mapping, refused above when in use
+	case p.MinReaderVersion == 3:
+		for _, f := range p.ReaderFeatures {
+			if !supportedReaderFeatures[f] {
+				return fmt.Errorf("table %s requires reader feature %q, which pipegen does not implement", table, f)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("table %s requires Delta reader version %d; pipegen reads versions 1 to 3", table, p.MinReaderVersion)
+}
+
+// readCommitFile reads the actions of one JSON commit.
+func readCommitFile(path string) ([]Action, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read commit: %w", err)
+	}
+	return parseCommit(path, data)
+}
+
+func parseCommit(path string, data []byte) ([]Action, error) {
+	var actions []Action
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 1<<20), 1<<30)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var a Action
+		if err := json.Unmarshal(b, &a); err != nil {
+			return nil, fmt.Errorf("commit %s line %d: %w", filepath.Base(path), line, err)
+		}
+		actions = append(actions, a)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("commit %s: %w", filepath.Base(path), err)
+	}
+	return actions, nil
+}
+
+// checkpointSchema is the part of the V1 checkpoint schema ("Checkpoint
+// Schema") that replay needs. Missing fields (older writers) read as NULL.
+var checkpointSchema = func() types.Schema {
+	str := types.StringType
+	f := func(name string, t types.Type) types.Field { return types.Field{Name: name, Type: t, Nullable: true} }
+	smap := types.MapOf(str, str, true)
+	return types.Schema{
+		f("txn", types.StructOf(f("appId", str), f("version", types.LongType), f("lastUpdated", types.LongType))),
+		f("add", types.StructOf(f("path", str), f("partitionValues", smap), f("size", types.LongType),
+			f("modificationTime", types.LongType), f("dataChange", types.BooleanType), f("stats", str), f("tags", smap),
+			f("deletionVector", types.StructOf(f("storageType", str), f("pathOrInlineDv", str), f("offset", types.IntType),
+				f("sizeInBytes", types.IntType), f("cardinality", types.LongType))))),
+		f("metaData", types.StructOf(f("id", str), f("name", str), f("description", str),
+			f("format", types.StructOf(f("provider", str), f("options", smap))), f("schemaString", str),
+			f("partitionColumns", types.ArrayOf(str, true)), f("configuration", smap), f("createdTime", types.LongType))),
+		f("protocol", types.StructOf(f("minReaderVersion", types.IntType), f("minWriterVersion", types.IntType),
+			f("readerFeatures", types.ArrayOf(str, true)), f("writerFeatures", types.ArrayOf(str, true)))),
+	}
+}()
+
+func (st *state) loadCheckpoint(files []string) error {
+	for _, path := range files {
+		if err := st.loadCheckpointFile(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (st *state) loadCheckpointFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read checkpoint: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("read checkpoint: %w", err)
+	}
+	r, err := parquetio.Open(path, f, info.Size(), checkpointSchema, nil)
+	if err != nil {
+		return fmt.Errorf("read checkpoint: %w", err)
+	}
+	defer r.Close()
+	rows, err := r.ReadAll()
+	if err != nil {
+		return fmt.Errorf("read checkpoint: %w", err)
+	}
+	for _, row := range rows {
+		if s, ok := row[0].(parquetio.Struct); ok && s[0] != nil {
+			t := Txn{AppID: s[0].(string), Version: asInt64(s[1])}
+			st.txns[t.AppID] = t.Version
+		}
+		if s, ok := row[1].(parquetio.Struct); ok && s[0] != nil {
+			a := Add{Path: s[0].(string), PartitionValues: PartitionValues(stringMap(s[1])), Size: asInt64(s[2]),
+				ModificationTime: asInt64(s[3]), Tags: stringMap(s[6])}
+			a.DataChange, _ = s[4].(bool)
+			a.Stats, _ = s[5].(string)
+			if s[7] != nil {
+				a.DeletionVector = json.RawMessage(`{"present":true}`)
+			}
+			if a.PartitionValues == nil {
+				a.PartitionValues = PartitionValues{}
+			}
+			st.files[pathKey(a.Path)] = a
+		}
+		if s, ok := row[2].(parquetio.Struct); ok && s[0] != nil {
+			m := Metadata{ID: s[0].(string), Configuration: stringMap(s[6])}
+			if x, ok := s[1].(string); ok {
+				m.Name = &x
+			}
+			if x, ok := s[2].(string); ok {
+				m.Description = &x
+			}
+			if fm, ok := s[3].(parquetio.Struct); ok {
+				m.Format.Provider, _ = fm[0].(string)
+				m.Format.Options = stringMap(fm[1])
+			}
+			m.SchemaString, _ = s[4].(string)
+			if cols, ok := s[5].([]any); ok {
+				for _, c := range cols {
+					if c, ok := c.(string); ok {
+						m.PartitionColumns = append(m.PartitionColumns, c)
+					}
+				}
+			}
+			if s[7] != nil {
+				ct := asInt64(s[7])
+				m.CreatedTime = &ct
+			}
+			st.metadata = &m
+		}
+		if s, ok := row[3].(parquetio.Struct); ok && s[0] != nil {
+			p := Protocol{MinReaderVersion: int(asInt64(s[0])), MinWriterVersion: int(asInt64(s[1]))}
+			p.ReaderFeatures, p.WriterFeatures = stringList(s[2]), stringList(s[3])
+			st.protocol = &p
+		}
+	}
+	return nil
+}
+
+func asInt64(v any) int64 {
+	switch v := v.(type) {
+	case int64:
+		return v
+	case int32:
+		return int64(v)
+	}
+	return 0
+}
+
+func stringMap(v any) map[string]string {
+	entries, ok := v.([]parquetio.MapEntry)
+	if !ok {
+		return nil
+	}
+	m := make(map[string]string, len(entries))
+	for _, e := range entries {
+		k, _ := e.Key.(string)
+		val, _ := e.Value.(string)
+		m[k] = val
+	}
+	return m
+}
+
+func stringList(v any) []string {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// LastCheckpoint is the `_delta_log/_last_checkpoint` file ("Last
+// Checkpoint File Schema"): the version and size of the latest checkpoint,
+// and its number of parts when it has several.
+type LastCheckpoint struct {
+	Version int64  `json:"version"`
+	Size    int64  `json:"size"`
+	Parts   *int64 `json:"parts,omitempty"`
+}
+
+// ReadLastCheckpoint reads `_last_checkpoint`; ok is false when the table
+// has none.
+func ReadLastCheckpoint(table string) (lc LastCheckpoint, ok bool, err error) {
+	data, err := os.ReadFile(filepath.Join(LogDir(table), "_last_checkpoint"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return lc, false, nil
+	}
+	if err != nil {
+		return lc, false, fmt.Errorf("table %s: %w", table, err)
+	}
+	if err := json.Unmarshal(data, &lc); err != nil {
+		return lc, false, fmt.Errorf("table %s: _last_checkpoint: %w", table, err)
+	}
+	return lc, true, nil
+}
+
+// TxnVersion returns the latest version the application appID committed
+// to the snapshot's table (a txn action), and whether it ever did.
+func (s *Snapshot) TxnVersion(appID string) (int64, bool) {
+	v, ok := s.Txns[appID]
+	return v, ok
+}
+
+// PartitionColumns returns the snapshot's partition columns as fields of
+// its schema, in partition order.
+func (s *Snapshot) PartitionColumns() []types.Field {
+	var out []types.Field
+	for _, c := range s.Metadata.PartitionColumns {
+		if i := s.Schema.Index(c); i >= 0 {
+			out = append(out, s.Schema[i])
+		}
+	}
+	return out
+}
+
+// FilePath returns the local path of a data file of the table: its
+// URI-decoded path, joined to the table root unless absolute.
+func FilePath(table, uriPath string) string {
+	p := pathKey(uriPath)
+	if u, err := url.Parse(uriPath); err == nil && u.Scheme == "file" {
+		return u.Path
+	}
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(table, filepath.FromSlash(p))
+}
+
+// EncodePath percent-encodes a relative file path for an add or remove
+// action's path (RFC 2396, as Hadoop's Path.toUri does): each segment is
+// escaped, the separators are kept.
+func EncodePath(p string) string {
+	segs := strings.Split(filepath.ToSlash(p), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
