@@ -40,7 +40,7 @@ var (
 
 // logListing is what the `_delta_log` directory holds.
 type logListing struct {
-	commits     []int64           // sorted
+	commits     []int64            // sorted
 	checkpoints map[int64][]string // version → complete set of part files
 }
 
