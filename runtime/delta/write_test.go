@@ -212,6 +212,21 @@ func TestWriteReadCrossCheck(t *testing.T) {
 		}
 	}
 
+	// The change feed of the DELETE (version 2): the rewritten file's rows
+	// as deletes, the new file's as inserts, partition values included.
+	changes, err := delta.ReadChangeFeed(table, 2, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, c := range changes {
+		kinds = append(kinds, itoa(c[0].(int64))+" "+c[len(writeSchema)].(string)+" "+c[len(writeSchema)-2].(string))
+	}
+	slices.Sort(kinds)
+	if want := []string{"1 delete eu", "1 insert eu", "2 delete eu", "3 delete eu", "4 delete eu", "4 insert eu"}; !slices.Equal(kinds, want) {
+		t.Errorf("change feed of version 2: %q, want %q", kinds, want)
+	}
+
 	snap, _ = delta.Load(table)
 	if v, ok := snap.TxnVersion("flow-1"); !ok || v != 7 {
 		t.Errorf("txn flow-1 = %d, %v", v, ok)

@@ -1,0 +1,144 @@
+package delta
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// Change data feed metadata columns ("Change Data Files", Delta's
+// table_changes): the kind of change, and the version and time of the
+// commit that made it.
+const (
+	ChangeTypeColumn      = "_change_type"
+	CommitVersionColumn   = "_commit_version"
+	CommitTimestampColumn = "_commit_timestamp"
+)
+
+// The values of _change_type.
+const (
+	ChangeInsert          = "insert"
+	ChangeDelete          = "delete"
+	ChangeUpdatePreimage  = "update_preimage"
+	ChangeUpdatePostimage = "update_postimage"
+)
+
+// ChangeFeedSchema returns want followed by the three change data feed
+// columns: _change_type STRING, _commit_version BIGINT, _commit_timestamp
+// TIMESTAMP.
+func ChangeFeedSchema(want types.Schema) types.Schema {
+	out := append(types.Schema{}, want...)
+	return append(out,
+		types.Field{Name: ChangeTypeColumn, Type: types.StringType},
+		types.Field{Name: CommitVersionColumn, Type: types.LongType},
+		types.Field{Name: CommitTimestampColumn, Type: types.TimestampType},
+	)
+}
+
+// ReadChangeFeed returns the row-level changes of the table from version
+// start to end inclusive (-1: latest), as rows of ChangeFeedSchema(want)
+// (want nil: the table's schema at end), in commit order ("Reader
+// Requirements for AddCDCFile"): a commit with cdc actions contributes the
+// rows of its `_change_data/` files (their _change_type column says what
+// changed); a commit without contributes its added files' rows as inserts
+// and its removed files' rows as deletes (dataChange=true only).
+//
+// Errors name the table; a version in the range whose commit is gone fails.
+func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any, error) {
+	endSnap, err := LoadVersion(table, end)
+	if err != nil {
+		return nil, err
+	}
+	if want == nil {
+		want = endSnap.Schema
+	}
+	if start < 0 || start > endSnap.Version {
+		return nil, fmt.Errorf("table %s: change feed start version %d is outside 0..%d", table, start, endSnap.Version)
+	}
+	commits, err := ReadCommits(table, start-1, endSnap.Version)
+	if err != nil {
+		return nil, err
+	}
+	withType := append(append(types.Schema{}, want...), types.Field{Name: ChangeTypeColumn, Type: types.StringType, Nullable: true})
+	var out [][]any
+	var before *Snapshot // partition columns and values of removed files
+	for _, c := range commits {
+		parts := endSnap.Metadata.PartitionColumns
+		for _, a := range c.Actions {
+			if a.MetaData != nil {
+				parts = a.MetaData.PartitionColumns
+			}
+		}
+		emit := func(rows [][]any, changeType string) {
+			for _, r := range rows {
+				ct := changeType
+				if ct == "" {
+					ct, _ = r[len(want)].(string)
+				}
+				row := append(r[:len(want):len(want)], ct, c.Version, types.Timestamp(c.Timestamp*1000))
+				out = append(out, row)
+			}
+		}
+		hasCDC := false
+		for _, a := range c.Actions {
+			if a.CDC != nil {
+				hasCDC = true
+				rows, err := readAllFile(table, parts, a.CDC.Path, a.CDC.PartitionValues, withType)
+				if err != nil {
+					return nil, err
+				}
+				emit(rows, "")
+			}
+		}
+		if hasCDC {
+			continue
+		}
+		for _, a := range c.Actions {
+			switch {
+			case a.Add != nil && a.Add.DataChange:
+				rows, err := readAllFile(table, parts, a.Add.Path, a.Add.PartitionValues, want)
+				if err != nil {
+					return nil, err
+				}
+				emit(rows, ChangeInsert)
+			case a.Remove != nil && a.Remove.DataChange:
+				pv := a.Remove.PartitionValues
+				if pv == nil && len(parts) > 0 {
+					if before == nil || before.Version != c.Version-1 {
+						if before, err = LoadVersion(table, c.Version-1); err != nil {
+							return nil, err
+						}
+					}
+					for _, f := range before.Files {
+						if pathKey(f.Path) == pathKey(a.Remove.Path) {
+							pv = f.PartitionValues
+						}
+					}
+				}
+				rows, err := readAllFile(table, parts, a.Remove.Path, pv, want)
+				if err != nil {
+					return nil, err
+				}
+				emit(rows, ChangeDelete)
+			}
+		}
+	}
+	return out, nil
+}
+
+func readAllFile(table string, parts []string, path string, pv PartitionValues, want types.Schema) ([][]any, error) {
+	r, err := OpenFile(table, parts, path, pv, want)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such file") {
+			return nil, fmt.Errorf("%w (the change feed needs files that VACUUM may have deleted)", err)
+		}
+		return nil, err
+	}
+	defer r.Close()
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", table, err)
+	}
+	return rows, nil
+}
