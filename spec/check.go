@@ -15,6 +15,9 @@ import (
 // first reduced by shift. An error where an unknown parameter was already
 // reported is dropped.
 func (r *resolver) sqlErrors(text Str, shift int, errs []*sql.Error) {
+	if len(errs) == 0 {
+		return
+	}
 	for _, e := range errs {
 		pos := text.PosAt(e.Offset - shift)
 		if r.paramErrPos[pos] {
@@ -80,7 +83,11 @@ func (r *resolver) checkExpr(text Str, columns []Column, what string) sql.Expr {
 	}
 	e, errs := sql.CheckExpr(pe, sqlColumns(columns), catalog{r})
 	r.sqlErrors(text, 0, errs)
-	if e == nil || len(errs) > 0 {
+	if len(errs) > 0 {
+		return nil
+	}
+	if e == nil {
+		r.errorf(text.Pos, "INTERNAL", "please report this", "the SQL checker returned neither an expression nor an error")
 		return nil
 	}
 	if t := e.ResultType(); t.Kind != types.BooleanKind {
@@ -129,10 +136,23 @@ func upstreamFailure(rl *rel) *rel {
 	return nil
 }
 
+// checkQuery runs sql.Check and reports its errors; the plan is nil when
+// there are errors.
+func (r *resolver) checkQuery(q *sql.Query, text Str) sql.Plan {
+	plan, errs := sql.Check(q, catalog{r})
+	r.sqlErrors(text, 0, errs)
+	if len(errs) > 0 {
+		return nil
+	}
+	if plan == nil {
+		r.errorf(text.Pos, "INTERNAL", "please report this", "the SQL checker returned neither a plan nor an error")
+	}
+	return plan
+}
+
 func (r *resolver) checkView(rl *rel) {
-	plan, errs := sql.Check(rl.query, catalog{r})
-	r.sqlErrors(rl.text, 0, errs)
-	if plan == nil || len(errs) > 0 {
+	plan := r.checkQuery(rl.query, rl.text)
+	if plan == nil {
 		rl.failed = true
 		return
 	}
@@ -153,9 +173,7 @@ func (r *resolver) checkTable(rl *rel) {
 		if fn.cdc != nil {
 			out = r.checkCDC(fn)
 		} else {
-			plan, errs := sql.Check(fn.query, catalog{r})
-			r.sqlErrors(fn.text, 0, errs)
-			if plan != nil && len(errs) == 0 {
+			if plan := r.checkQuery(fn.query, fn.text); plan != nil {
 				fn.flow.Plan = plan
 				for _, c := range columnsOf(plan.Output()) {
 					if !c.Hidden {
@@ -328,6 +346,10 @@ func (r *resolver) partitionBy(rl *rel) {
 // returns the columns it writes.
 func (r *resolver) checkCDC(fn *flowNode) []Column {
 	a := fn.cdc
+	if len(fn.refs) == 0 {
+		fn.failed = true
+		return nil
+	}
 	src := fn.refs[0].rel
 	if src.kind == relTV {
 		r.errorf(a.Source.Pos, "", "read the source or streaming table the view reads", "auto_cdc source %q is a temporary view", src.name)

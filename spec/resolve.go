@@ -631,6 +631,9 @@ func (r *resolver) parseQuery(text Str) (*sql.Query, []ref, bool) {
 	r.checkSQLParams(text)
 	q, errs := sql.ParseQuery(text.Value)
 	r.sqlErrors(text, 0, errs)
+	if q == nil && len(errs) == 0 {
+		r.errorf(text.Pos, "INTERNAL", "please report this", "the SQL parser returned neither a query nor an error")
+	}
 	if q == nil || len(errs) > 0 {
 		return q, nil, false
 	}
