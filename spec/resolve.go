@@ -252,12 +252,7 @@ func (r *resolver) addSource(d *SourceDecl) {
 		}
 	}
 	if d.Schema.Set() {
-		sch, errs := sql.ParseSchema(d.Schema.Value)
-		r.sqlErrors(d.Schema, 0, errs)
-		if len(errs) > 0 {
-			rl.failed = true
-		}
-		s.Schema = sch
+		s.Schema = r.parseSchema(d.Schema, rl)
 	} else if s.Kind == TableSource {
 		rl.noSchema = true
 	}
@@ -474,13 +469,18 @@ func (r *resolver) addDataset(d *DatasetDecl) {
 		}
 	}
 	if d.Schema.Set() {
-		sch, errs := sql.ParseSchema(d.Schema.Value)
-		r.sqlErrors(d.Schema, 0, errs)
-		if len(errs) > 0 {
-			rl.failed = true
-		}
-		rl.declared = sch
+		rl.declared = r.parseSchema(d.Schema, rl)
 	}
+}
+
+// parseSchema parses a declared DDL schema; rl fails when it has errors.
+func (r *resolver) parseSchema(s Str, rl *rel) types.Schema {
+	sch, errs := sql.ParseSchema(s.Value)
+	r.sqlErrors(s, 0, errs)
+	if len(errs) > 0 {
+		rl.failed = true
+	}
+	return sch
 }
 
 // addFlow enters a flow into the flow namespace and its target's flows.
