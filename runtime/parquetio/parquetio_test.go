@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -213,14 +214,14 @@ func TestLeaves(t *testing.T) {
 	}
 	var got []string
 	for _, l := range parquetio.Leaves(s) {
-		got = append(got, strings.Join(l.Path, ".")+" "+l.Physical.String()+" def="+itoa(l.MaxDef)+" rep="+itoa(l.MaxRep))
+		got = append(got, strings.Join(l.Path, ".")+" "+l.Physical.String()+" def="+itoa(l.MaxDef)+" rep="+itoa(l.MaxRep)+" defs="+fmt.Sprint(l.Defs))
 	}
 	want := []string{
-		"id INT64 def=0 rep=0",
-		"items.list.element.sku BYTE_ARRAY def=4 rep=1",
-		"items.list.element.qty INT32 def=3 rep=1",
-		"m.key_value.key BYTE_ARRAY def=2 rep=1",
-		"m.key_value.value.list.element INT32 def=4 rep=2",
+		"id INT64 def=0 rep=0 defs=[0]",
+		"items.list.element.sku BYTE_ARRAY def=4 rep=1 defs=[1 2 3 4]",
+		"items.list.element.qty INT32 def=3 rep=1 defs=[1 2 3 3]",
+		"m.key_value.key BYTE_ARRAY def=2 rep=1 defs=[1 2 2]",
+		"m.key_value.value.list.element INT32 def=4 rep=2 defs=[1 2 3 4 4]",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("leaves:\n got %q\nwant %q", got, want)

@@ -565,6 +565,9 @@ func (r *Reader) columns(out, in parquet.Row) (parquet.Row, error) {
 	if err := r.asm.reset(in, r.numFile); err != nil {
 		return out, err
 	}
+	if need := len(in) + len(r.cols); cap(out) < need {
+		out = make(parquet.Row, 0, need+need/4)
+	}
 	for _, cp := range r.cols {
 		for k := 0; k < cp.n; k++ {
 			idx := cp.first + k
@@ -576,18 +579,27 @@ func (r *Reader) columns(out, in parquet.Row) (parquet.Row, error) {
 				}
 				continue
 			}
-			conv := cp.conv[k]
-			for _, v := range r.asm.vals[cp.src+k] {
-				if conv != nil && !v.IsNull() {
-					cv, err := conv(v)
+			vals := r.asm.vals[cp.src+k]
+			start := len(out)
+			out = append(out, vals...)
+			added := out[start:]
+			if conv := cp.conv[k]; conv != nil {
+				for i := range added {
+					v := &added[i]
+					if v.IsNull() {
+						continue
+					}
+					cv, err := conv(*v)
 					if err != nil {
 						return out, fmt.Errorf("column %d: %w", idx, err)
 					}
-					v = cv.Level(v.RepetitionLevel(), v.DefinitionLevel(), idx)
-				} else {
-					v = v.Level(v.RepetitionLevel(), v.DefinitionLevel(), idx)
+					*v = cv.Level(v.RepetitionLevel(), v.DefinitionLevel(), idx)
 				}
-				out = append(out, v)
+			}
+			if cp.src+k != idx {
+				for i := range added {
+					added[i].SetColumnIndex(idx)
+				}
 			}
 		}
 	}

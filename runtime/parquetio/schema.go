@@ -57,6 +57,13 @@ type Leaf struct {
 	// Path is the Parquet path from the top-level column, e.g.
 	// ["items", "list", "element", "sku"].
 	Path []string
+	// Defs gives, for each element of Path, the definition level at which
+	// that node is present: non-NULL for a column, field, element, key or
+	// value, and non-empty for a repeated group (`list`, `key_value`). For
+	// the example above, [1 2 3 4]; a REQUIRED node repeats its parent's
+	// level. A value whose innermost present node is Path[i] has definition
+	// level Defs[i]; one whose column is NULL has level 0.
+	Defs []int
 	// Column is the index of the top-level column in the schema.
 	Column int
 	// Type is the Spark type of the leaf values.
@@ -100,38 +107,42 @@ type layout struct {
 func newLayout(s types.Schema) *layout {
 	l := &layout{schema: s}
 	for i, f := range s {
-		l.roots = append(l.roots, l.build(f.Name, f.Type, f.Nullable, 0, 0, i, nil, []string{f.Name}, true))
+		l.roots = append(l.roots, l.build(f.Name, f.Type, f.Nullable, 0, 0, i, nil, nil, []string{f.Name}, true))
 	}
 	return l
 }
 
-func (l *layout) build(name string, t types.Type, optional bool, parentDef, parentRep, column int, path, statsPath []string, stats bool) *node {
+func (l *layout) build(name string, t types.Type, optional bool, parentDef, parentRep, column int, path []string, defs []int, statsPath []string, stats bool) *node {
 	n := &node{name: name, typ: t, optional: optional, def: parentDef, firstLeaf: len(l.leaves)}
 	if optional {
 		n.def++
 	}
 	path = append(path[:len(path):len(path)], name)
+	defs = append(defs[:len(defs):len(defs)], n.def)
 	switch t.Kind {
 	case types.StructKind:
 		for _, f := range t.Fields {
 			sp := append(statsPath[:len(statsPath):len(statsPath)], f.Name)
-			n.children = append(n.children, l.build(f.Name, f.Type, f.Nullable, n.def, parentRep, column, path, sp, stats))
+			n.children = append(n.children, l.build(f.Name, f.Type, f.Nullable, n.def, parentRep, column, path, defs, sp, stats))
 		}
 	case types.ArrayKind:
 		n.rep, n.listDef = parentRep+1, n.def+1
 		lp := append(path[:len(path):len(path)], "list")
-		n.children = []*node{l.build("element", *t.Elem, t.ContainsNull, n.listDef, n.rep, column, lp, nil, false)}
+		ld := append(defs[:len(defs):len(defs)], n.listDef)
+		n.children = []*node{l.build("element", *t.Elem, t.ContainsNull, n.listDef, n.rep, column, lp, ld, nil, false)}
 	case types.MapKind:
 		n.rep, n.listDef = parentRep+1, n.def+1
 		kp := append(path[:len(path):len(path)], "key_value")
+		kd := append(defs[:len(defs):len(defs)], n.listDef)
 		n.children = []*node{
-			l.build("key", *t.Key, false, n.listDef, n.rep, column, kp, nil, false),
-			l.build("value", *t.Value, t.ValueContainsNull, n.listDef, n.rep, column, kp, nil, false),
+			l.build("key", *t.Key, false, n.listDef, n.rep, column, kp, kd, nil, false),
+			l.build("value", *t.Value, t.ValueContainsNull, n.listDef, n.rep, column, kp, kd, nil, false),
 		}
 	default:
 		leaf := Leaf{
 			Index:    len(l.leaves),
 			Path:     path,
+			Defs:     defs,
 			Column:   column,
 			Type:     t,
 			Physical: physicalKind(t),

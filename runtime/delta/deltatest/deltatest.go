@@ -37,9 +37,15 @@ import (
 // repository root.
 const InstallCommand = "npm ci --prefix runtime/delta/testdata/duckdb"
 
+// scriptDir overrides ScriptDir in tests.
+var scriptDir string
+
 // ScriptDir returns the directory of read_delta.mjs and its node_modules,
 // located from this source file in the repository.
 func ScriptDir() string {
+	if scriptDir != "" {
+		return scriptDir
+	}
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "testdata", "duckdb")
 }
