@@ -179,7 +179,7 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		case types.LongKind:
 			add = pc.checkedAdd(ub, acc(""), jen.Int64().Call(x.v.Clone()), "Add", a.Type)
 		case types.DecimalKind:
-			add = pc.decimalAccumulate(acc(""), a.Type.Scale, x, a.Type)
+			add = pc.decimalAccumulate(ub, acc(""), a.Type.Scale, x, a.Type)
 		default:
 			add = []jen.Code{acc("").Op("+=").Add(pc.reg.baseType(a.Type)).Call(x.v.Clone())}
 		}
@@ -194,7 +194,7 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		var add []jen.Code
 		if a.Type.Kind == types.DecimalKind {
 			sumT := types.DecimalOf(types.MaxDecimalPrecision, x.t.Scale)
-			add = pc.decimalAccumulate(acc(""), x.t.Scale, x, sumT)
+			add = pc.decimalAccumulate(ub, acc(""), x.t.Scale, x, sumT)
 		} else {
 			add = []jen.Code{acc("").Op("+=").Float64().Call(x.v.Clone())}
 		}
@@ -273,11 +273,11 @@ func (pc *planCompiler) checkedAdd(b *block, acc, x jen.Code, op string, t types
 }
 
 // decimalAccumulate emits acc = acc + x for a DECIMAL sum of type t.
-func (pc *planCompiler) decimalAccumulate(acc jen.Code, accScale int, x val, t types.Type) []jen.Code {
+func (pc *planCompiler) decimalAccumulate(b *block, acc jen.Code, accScale int, x val, t types.Type) []jen.Code {
 	s, good := pc.fn.tmp("s"), pc.fn.tmp("good")
 	return []jen.Code{
 		jen.List(jen.Id(s), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "DecimalAdd").Call(acc, jen.Lit(accScale), x.v.Clone(), jen.Lit(x.t.Scale), jen.Lit(t.Precision), jen.Lit(t.Scale)),
-		jen.If(jen.Op("!").Id(good)).Block(jen.Return(pc.rowErr(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String()))))),
+		jen.If(jen.Op("!").Id(good)).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String())))),
 		jen.Add(acc).Op("=").Id(s),
 	}
 }
@@ -306,7 +306,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 			case types.LongKind:
 				body = append(body, pc.checkedAdd(b, jen.Id(sum), jen.Int64().Call(jen.Id(it)), "Add", sumT)...)
 			case types.DecimalKind:
-				body = append(body, pc.decimalAccumulate(jen.Id(sum), sumT.Scale, val{v: jen.Id(it), t: argT}, sumT)...)
+				body = append(body, pc.decimalAccumulate(b, jen.Id(sum), sumT.Scale, val{v: jen.Id(it), t: argT}, sumT)...)
 			default:
 				body = append(body, jen.Id(sum).Op("+=").Add(pc.reg.baseType(sumT)).Call(jen.Id(it)))
 			}

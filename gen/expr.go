@@ -54,6 +54,9 @@ type funcScope struct {
 	// pkg collects package-level declarations the function needs
 	// (compiled LIKE patterns, IN sets).
 	pkg *pkgScope
+	// locals are declarations placed at the start of the function
+	// (decoders' scratch slices and slabs).
+	locals []jen.Code
 }
 
 // pkgScope collects package-level declarations of one generated file.
@@ -120,8 +123,11 @@ type exprCompiler struct {
 	reg *typeRegistry
 	// cols are the values of the input row's columns.
 	cols []val
-	// ctx is the Go expression of the *runtime.FlowContext in scope.
+	// ctx is the Go expression of the *runtime.FlowContext in scope (nil
+	// in pipeline checks, which run before any flow).
 	ctx jen.Code
+	// params is the Go expression of the *runtime.Params in scope.
+	params jen.Code
 }
 
 // compile returns x's value, emitting the statements it needs into b.
@@ -250,16 +256,16 @@ func (c *exprCompiler) literal(v any, t types.Type) val {
 // param reads a pipeline parameter bound at the start of the update.
 func (c *exprCompiler) param(e *sql.ParamRef) val {
 	getter := map[types.Kind]string{
-		types.StringKind:   "ParamString",
-		types.LongKind:     "ParamInt",
-		types.IntKind:      "ParamInt",
-		types.BooleanKind:  "ParamBool",
-		types.IntervalKind: "ParamInterval",
+		types.StringKind:   "String",
+		types.LongKind:     "Int",
+		types.IntKind:      "Int",
+		types.BooleanKind:  "Bool",
+		types.IntervalKind: "Interval",
 	}[e.Type.Kind]
 	if getter == "" {
 		panic(fmt.Sprintf("gen: parameter of type %s", e.Type))
 	}
-	v := jen.Add(c.ctx).Dot(getter).Call(jen.Lit(e.Name))
+	v := jen.Add(c.params).Dot(getter).Call(jen.Lit(e.Name))
 	if e.Type.Kind == types.IntKind {
 		v = jen.Int32().Call(v)
 	}

@@ -26,8 +26,20 @@ type planCompiler struct {
 	reg  *typeRegistry
 	fn   *funcScope
 	rels map[string]*relInfo
-	// rowErr wraps a run-time expression failure with the flow and row.
-	rowErr func(cause jen.Code) jen.Code
+	// scanDepth counts the scan callbacks being generated; code generated
+	// at depth 0 runs outside any scan and uses the flow's sequential
+	// worker, which usesWorker records.
+	scanDepth  int
+	usesWorker bool
+}
+
+// worker returns the Go expression of the *runtime.Worker in scope where
+// code is being generated.
+func (pc *planCompiler) worker() jen.Code {
+	if pc.scanDepth == 0 {
+		pc.usesWorker = true
+	}
+	return jen.Id("w")
 }
 
 // consumer emits, into b, the code that handles one row whose column values
@@ -116,7 +128,7 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 }
 
 func (pc *planCompiler) exprs(cols []val) *exprCompiler {
-	return &exprCompiler{reg: pc.reg, cols: cols, ctx: jen.Id("ctx")}
+	return &exprCompiler{reg: pc.reg, cols: cols, ctx: jen.Id("ctx"), params: jen.Id("ctx").Dot("Params").Call()}
 }
 
 // scan reads a source or a table: its micro-batch when Streaming, its
@@ -138,7 +150,9 @@ func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume con
 		}
 	}
 	body := b.sub()
+	pc.scanDepth++
 	consume(body, cols)
+	pc.scanDepth--
 	opts := jen.Dict{}
 	if p.Streaming {
 		opts[jen.Id("Streaming")] = jen.True()

@@ -65,17 +65,8 @@ func (c *FlowContext) newWorker() *Worker {
 	return w
 }
 
-// ParamString returns a parameter's value as a STRING.
-func (c *FlowContext) ParamString(name string) string { return c.u.params.String(name) }
-
-// ParamInt returns an int parameter as a BIGINT.
-func (c *FlowContext) ParamInt(name string) int64 { return c.u.params.Int(name) }
-
-// ParamBool returns a bool parameter.
-func (c *FlowContext) ParamBool(name string) bool { return c.u.params.Bool(name) }
-
-// ParamInterval returns a duration parameter as an INTERVAL.
-func (c *FlowContext) ParamInterval(name string) types.Interval { return c.u.params.Interval(name) }
+// Params returns the parameters bound for the update.
+func (c *FlowContext) Params() *Params { return c.u.params }
 
 // CurrentTimestamp is current_timestamp(): the instant the update started,
 // the same for every row of the update (as Spark evaluates it once per

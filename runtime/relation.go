@@ -91,7 +91,9 @@ type Expectation[T any] struct {
 	Name   string
 	Text   string // the SQL expression as written
 	Action ExpectationAction
-	Check  func(r *T) types.Null[bool]
+	// Check evaluates the rule on a row; an error is an expression that
+	// failed at run time (ANSI), which fails the flow.
+	Check func(r *T) (types.Null[bool], error)
 }
 
 // Table is a streaming table or a materialized view the pipeline writes.

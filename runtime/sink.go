@@ -91,7 +91,11 @@ func (s *Sink[T]) Emit(r *T) error {
 	drop := false
 	for i := range s.table.Expectations {
 		e := &s.table.Expectations[i]
-		if res := e.Check(r); res.Valid && res.V {
+		res, err := e.Check(r)
+		if err != nil {
+			return fmt.Errorf("expectation %q on dataset %s: %w\n  row: %s", e.Name, s.table.Name, err, formatRow(r))
+		}
+		if res.Valid && res.V {
 			s.c.passed[i]++
 			continue
 		}

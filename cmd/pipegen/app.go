@@ -23,6 +23,8 @@ var commands = []func() *cli.Command{
 	schemaCommand,
 	explainCommand,
 	graphCommand,
+	buildCommand,
+	runCommand,
 }
 
 // exitError carries a command's exit code through urfave/cli.
