@@ -23,36 +23,14 @@ func rowsAt(t *testing.T, table string, version int64) (*delta.Snapshot, []strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := snap.ReadAll(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, r := range rows {
-		out = append(out, parquetio.FormatRow(r, snap.Schema))
-	}
-	slices.Sort(out)
-	return snap, out
+	_, rows := deltatest.PipegenRows(t, table, version)
+	return snap, rows
 }
 
 func readParquetFile(t *testing.T, path string, want types.Schema) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	info, _ := f.Stat()
-	r, err := parquetio.Open(path, f, info.Size(), want, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, row := range rows {
+	for _, row := range readFileRows(t, path, want) {
 		out = append(out, parquetio.FormatRow(row, want))
 	}
 	slices.Sort(out)

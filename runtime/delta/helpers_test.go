@@ -73,13 +73,19 @@ var testCheckpointSchema = func() types.Schema {
 
 func readCheckpointRows(t *testing.T, path string) [][]any {
 	t.Helper()
+	return readFileRows(t, path, testCheckpointSchema)
+}
+
+// readFileRows reads a Parquet file as want into generic values.
+func readFileRows(t *testing.T, path string, want types.Schema) [][]any {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	info, _ := f.Stat()
-	r, err := parquetio.Open(path, f, info.Size(), testCheckpointSchema, nil)
+	r, err := parquetio.Open(path, f, info.Size(), want, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -234,23 +234,5 @@ func (sc *Scanner) Close() error {
 func (s *Snapshot) ReadAll(want types.Schema) ([][]any, error) {
 	sc := s.Scan(want)
 	defer sc.Close()
-	dec := parquetio.NewDecoder(sc.want)
-	rows := make([]parquet.Row, 256)
-	var out [][]any
-	for {
-		n, err := sc.ReadRows(rows)
-		for _, r := range rows[:n] {
-			v, derr := dec.Decode(r)
-			if derr != nil {
-				return nil, fmt.Errorf("table %s: %w", s.Table, derr)
-			}
-			out = append(out, v)
-		}
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return parquetio.DecodeAll(sc, sc.want)
 }

@@ -358,9 +358,9 @@ func ParsePartitionValue(s string, t types.Type) (any, error) {
 		}
 		return f, nil
 	case types.DecimalKind:
-		d, err := parseDec(s, t.Scale, t.Precision)
-		if err != nil {
-			return bad(err)
+		d, ok := types.ParseDecimal(strings.TrimSpace(s), t.Precision, t.Scale)
+		if !ok {
+			return bad(fmt.Errorf("want a number of at most %d digits", t.Precision))
 		}
 		return d, nil
 	case types.DateKind:

@@ -118,7 +118,7 @@ func scalarString(v any, t types.Type) string {
 	case float64:
 		return javaFloat(x, 64)
 	case types.Decimal:
-		return formatDec(x, t.Scale)
+		return x.Format(t.Scale)
 	case string:
 		return x
 	case types.Date:

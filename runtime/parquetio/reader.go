@@ -636,7 +636,23 @@ func (r *Reader) Close() error {
 // ReadAll reads every row of r into generic values (see Decode), for tests
 // and small files.
 func (r *Reader) ReadAll() ([][]any, error) {
-	dec := NewDecoder(r.want)
+	rows, err := DecodeAll(r, r.want)
+	if err != nil {
+		return rows, fmt.Errorf("read %s: %w", r.name, err)
+	}
+	return rows, nil
+}
+
+// RowReader is what DecodeAll reads from: Reader, delta's Scanner.
+type RowReader interface {
+	// ReadRows reads up to len(rows) rows; io.EOF at the end.
+	ReadRows(rows []parquet.Row) (int, error)
+}
+
+// DecodeAll reads every remaining row of r, in the canonical layout of s,
+// into generic values (see Decode).
+func DecodeAll(r RowReader, s types.Schema) ([][]any, error) {
+	dec := NewDecoder(s)
 	var out [][]any
 	buf := make([]parquet.Row, 256)
 	for {
@@ -644,7 +660,7 @@ func (r *Reader) ReadAll() ([][]any, error) {
 		for _, row := range buf[:n] {
 			v, derr := dec.Decode(row)
 			if derr != nil {
-				return out, fmt.Errorf("read %s: %w", r.name, derr)
+				return out, derr
 			}
 			out = append(out, v)
 		}

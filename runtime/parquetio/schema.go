@@ -188,20 +188,6 @@ func physicalKind(t types.Type) parquet.Kind {
 	return parquet.ByteArray
 }
 
-// decimalBytes returns the number of bytes of the FIXED_LEN_BYTE_ARRAY that
-// Spark uses for DECIMAL(precision, _): the fewest that hold 10^p - 1 in two's
-// complement (Spark's Decimal.minBytesForPrecision).
-func decimalBytes(precision int) int {
-	n := 1
-	for {
-		// 2^(8n-1) > 10^p  <=>  (8n-1)*log2(10)... computed exactly below
-		if pow10Fits(precision, 8*n-1) {
-			return n
-		}
-		n++
-	}
-}
-
 // SchemaFor returns the canonical Parquet schema of s (see the package
 // documentation). Field order is kept, unlike parquet.Group which sorts
 // fields by name. The schema's root is named "spark_schema", as Spark names it.

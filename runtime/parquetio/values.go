@@ -215,16 +215,16 @@ func decimalValue(d types.Decimal, t types.Type) (parquet.Value, error) {
 	switch physicalKind(t) {
 	case parquet.Int32:
 		if !d.IsInt64() || d.Int64() != int64(int32(d.Int64())) {
-			return parquet.Value{}, fmt.Errorf("decimal %s does not fit %s", formatDec(d, t.Scale), t)
+			return parquet.Value{}, fmt.Errorf("decimal %s does not fit %s", d.Format(t.Scale), t)
 		}
 		return parquet.Int32Value(int32(d.Int64())), nil
 	case parquet.Int64:
 		if !d.IsInt64() {
-			return parquet.Value{}, fmt.Errorf("decimal %s does not fit %s", formatDec(d, t.Scale), t)
+			return parquet.Value{}, fmt.Errorf("decimal %s does not fit %s", d.Format(t.Scale), t)
 		}
 		return parquet.Int64Value(d.Int64()), nil
 	}
-	return parquet.FixedLenByteArrayValue(decBytes(nil, d, decimalBytes(t.Precision))), nil
+	return parquet.FixedLenByteArrayValue(d.AppendBytes(nil, decimalBytes(t.Precision))), nil
 }
 
 // canonicalConv returns the decoder of a canonical leaf value of type t.

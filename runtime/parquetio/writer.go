@@ -223,10 +223,10 @@ func (s *colStats) add(v *parquet.Value) {
 		if err != nil {
 			return
 		}
-		if !s.has || compareDec(d, s.minD) < 0 {
+		if !s.has || d.Cmp(s.minD) < 0 {
 			s.minD = d
 		}
-		if !s.has || compareDec(d, s.maxD) > 0 {
+		if !s.has || d.Cmp(s.maxD) > 0 {
 			s.maxD = d
 		}
 	case statString:
@@ -261,14 +261,14 @@ func (s *colStats) bound(max bool) string {
 		case types.TimestampNTZKind:
 			return strconv.Quote(types.Timestamp(x).Time().Truncate(1e6).Format("2006-01-02T15:04:05.000"))
 		case types.DecimalKind:
-			return formatDec(types.DecimalFromInt64(x), s.typ.Scale)
+			return types.DecimalFromInt64(x).Format(s.typ.Scale)
 		}
 		return strconv.FormatInt(x, 10)
 	case statDecBytes:
 		if max {
-			return formatDec(s.maxD, s.typ.Scale)
+			return s.maxD.Format(s.typ.Scale)
 		}
-		return formatDec(s.minD, s.typ.Scale)
+		return s.minD.Format(s.typ.Scale)
 	case statString:
 		x := s.minS
 		if max {
