@@ -1,6 +1,7 @@
 package delta_test
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,7 +51,7 @@ func TestChangeFeedInsertsUpdatesDeletes(t *testing.T) {
 	// Version 0 inserts 10 rows, versions 1 and 2 update 3 rows each, version 3
 	// deletes Dennis, version 4 inserts 2 rows.
 	want := map[string]int{"insert": 12, "update_preimage": 6, "update_postimage": 6, "delete": 1}
-	if len(got) != 25 || !mapsEqual(counts, want) {
+	if len(got) != 25 || !maps.Equal(counts, want) {
 		t.Errorf("%d changes %v, want 25 %v", len(got), counts, want)
 	}
 	var deletes []string
@@ -66,16 +67,4 @@ func TestChangeFeedInsertsUpdatesDeletes(t *testing.T) {
 	if got := changeFeed(t, filepath.Join(tables, "delta-rs/cdf-table-non-partitioned"), 4, 4); len(got) != 2 || !strings.Contains(got[0], "| insert | 4 |") {
 		t.Errorf("version 4 changes: %q", got)
 	}
-}
-
-func mapsEqual(a, b map[string]int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if b[k] != v {
-			return false
-		}
-	}
-	return true
 }
