@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -135,4 +137,25 @@ func BenchmarkRead1M(b *testing.B) {
 			b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 		})
 	}
+}
+
+// BenchmarkWrite1MPerWorker runs one writer per worker goroutine
+// (GOMAXPROCS of them, set with -cpu), each writing its own 1M-row file
+// concurrently, as a pipeline's workers do; ns/op is the time for all files.
+func BenchmarkWrite1MPerWorker(b *testing.B) {
+	batches := benchBatches(b)
+	workers := runtime.GOMAXPROCS(0)
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				writeBench(b, io.Discard, batches, parquetio.Snappy)
+			}()
+		}
+		wg.Wait()
+	}
+	b.ReportMetric(float64(workers), "writers")
+	b.ReportMetric(float64(benchRows*workers)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }
