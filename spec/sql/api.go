@@ -143,16 +143,3 @@ type Catalog interface {
 
 // ErrNotImplemented is returned by stubs while the package is being built.
 var ErrNotImplemented = errors.New("sql: not implemented")
-
-// Check resolves and type-checks q against cat and returns its plan.
-// All errors it can find are returned; plan is nil when there are errors.
-func Check(q *Query, cat Catalog) (plan Plan, errs []*Error) {
-	return nil, []*Error{{Message: "sql: not implemented"}}
-}
-
-// CheckExpr resolves and type-checks e over a row of the given columns (a
-// dataset's output for an expectation; no columns for a pipeline check) and
-// returns the typed expression.
-func CheckExpr(e *ParsedExpr, columns []Column, cat Catalog) (Expr, []*Error) {
-	return nil, []*Error{{Message: "sql: not implemented"}}
-}

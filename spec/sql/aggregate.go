@@ -1,0 +1,231 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+)
+
+// This file checks aggregating SELECTs: GROUP BY (expressions, ordinals,
+// aliases, ALL, grouping sets), aggregate calls in the SELECT list, HAVING
+// and ORDER BY, and the rule that every other column be grouped (Spark's
+// MISSING_AGGREGATION).
+//
+// It works in two phases. First every expression is checked over the
+// Aggregate's input, aggregate calls standing as aggRef nodes. Then
+// lowerAgg rewrites it over the Aggregate's output: a sub-expression equal
+// to a GROUP BY expression becomes a reference to that group column, an
+// aggregate call a reference to its result column; a column of the input
+// left over is an error.
+
+// aggState collects the groups and aggregate calls of one SELECT.
+type aggState struct {
+	groups        []Expr
+	groupNames    []string
+	groupKeys     []string
+	groupNullable []bool
+	aggs          []*AggCall
+	aggNames      []string
+	aggKeys       []string
+	// grouped is false for a global aggregate (no GROUP BY).
+	grouped bool
+}
+
+// addGroup adds a group expression unless an equal one is there; it
+// returns its index.
+func (st *aggState) addGroup(e Expr, name string) int {
+	key := FormatExpr(e)
+	for i, k := range st.groupKeys {
+		if k == key {
+			return i
+		}
+	}
+	st.groups = append(st.groups, e)
+	st.groupNames = append(st.groupNames, name)
+	st.groupKeys = append(st.groupKeys, key)
+	st.groupNullable = append(st.groupNullable, e.IsNullable())
+	return len(st.groups) - 1
+}
+
+// ref returns the reference to column i of the Aggregate's output.
+func (st *aggState) ref(i int) *ColumnRef {
+	if i < len(st.groups) {
+		return &ColumnRef{Index: i, Name: st.groupNames[i], Type: st.groups[i].ResultType(), Nullable: st.groupNullable[i]}
+	}
+	a := st.aggs[i-len(st.groups)]
+	return &ColumnRef{Index: i, Name: st.aggNames[i-len(st.groups)], Type: a.Type, Nullable: a.Nullable}
+}
+
+// aggIndex returns the output index of an aggregate call, adding it unless
+// an equal one is there.
+func (st *aggState) aggIndex(r *aggRef) int {
+	var b strings.Builder
+	writeAgg(&b, r.call)
+	key := b.String()
+	for j, k := range st.aggKeys {
+		if k == key {
+			return len(st.groups) + j
+		}
+	}
+	st.aggs = append(st.aggs, r.call)
+	st.aggNames = append(st.aggNames, r.name)
+	st.aggKeys = append(st.aggKeys, key)
+	return len(st.groups) + len(st.aggs) - 1
+}
+
+func (st *aggState) columns() []Column {
+	cols := make([]Column, 0, len(st.groups)+len(st.aggs))
+	for i := range st.groups {
+		r := st.ref(i)
+		cols = append(cols, Column{Name: r.Name, Type: r.Type, Nullable: r.Nullable})
+	}
+	for j, a := range st.aggs {
+		cols = append(cols, Column{Name: st.aggNames[j], Type: a.Type, Nullable: a.Nullable})
+	}
+	return cols
+}
+
+func containsAgg(e Expr) bool {
+	if _, ok := e.(*aggRef); ok {
+		return true
+	}
+	for _, k := range children(e) {
+		if containsAgg(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// aggregateQuery checks a SELECT with GROUP BY, HAVING or aggregate calls.
+func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc *scope, order []*orderItem) Plan {
+	st := &aggState{grouped: s.groupBy != nil}
+	ctx := &exprCtx{sc: sc, clause: "the SELECT list", agg: st}
+	p1 := make([]Expr, len(items))
+	for i, it := range items {
+		p1[i] = c.item(it, ctx)
+	}
+	aliases := aliasMap(items, p1)
+	failed := false
+	var groupOf []int
+	if g := s.groupBy; g != nil && g.all {
+		for i, e := range p1 {
+			if !isBad(e) && !containsAgg(e) {
+				st.addGroup(e, items[i].name)
+			}
+		}
+	} else if g != nil {
+		for _, ge := range g.exprs {
+			e, name := c.groupExpr(ge, items, p1, sc, aliases)
+			if isBad(e) {
+				failed = true
+				groupOf = append(groupOf, -1)
+				continue
+			}
+			groupOf = append(groupOf, st.addGroup(e, name))
+		}
+	}
+	var sets [][]int
+	if g := s.groupBy; g != nil && g.sets != nil && !failed {
+		for _, set := range g.sets {
+			seen := map[int]bool{}
+			out := []int{}
+			for _, i := range set {
+				if k := groupOf[i]; !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+			sets = append(sets, out)
+			for i := range st.groups {
+				// A group column absent from a set is NULL in its rows.
+				st.groupNullable[i] = st.groupNullable[i] || !seen[i]
+			}
+		}
+	}
+	if failed {
+		return nil
+	}
+	exprs := make([]Expr, len(p1))
+	for i, e := range p1 {
+		exprs[i] = c.lowerAgg(e, st)
+	}
+	agg := &Aggregate{Input: input, GroupingSets: sets}
+	var below Plan = agg
+	if s.having != nil {
+		h := c.boolean(s.having, &exprCtx{sc: sc, clause: "HAVING", agg: st, aliases: aliases}, "the HAVING condition")
+		if h = c.lowerAgg(h, st); isBad(h) {
+			return nil
+		}
+		below = &Filter{Input: agg, Cond: h}
+	}
+	orderExpr := func(e astExpr) Expr {
+		return c.lowerAgg(c.expr(e, &exprCtx{sc: sc, clause: "ORDER BY", agg: st}), st)
+	}
+	p := c.finishSelect(below, items, exprs, s.distinct, order, orderExpr)
+	// ORDER BY may have added aggregate calls: settle the Aggregate last.
+	agg.Groups, agg.Aggs, agg.Columns = st.groups, st.aggs, st.columns()
+	return p
+}
+
+// groupExpr checks one GROUP BY expression: an ordinal of the SELECT list,
+// an expression over the input, or an alias of the SELECT list.
+func (c *checker) groupExpr(g astExpr, items []selItem, p1 []Expr, sc *scope, aliases map[string]Expr) (Expr, string) {
+	if n, ok := ordinal(g); ok {
+		if n < 1 || n > int64(len(items)) {
+			c.errorAt(g, "GROUP_BY_POS_OUT_OF_RANGE", fmt.Sprintf("the SELECT list has %s", itemsText(len(items))), "GROUP BY position %d is not in the select list", n)
+			return bad, ""
+		}
+		e := p1[n-1]
+		if !isBad(e) && containsAgg(e) {
+			c.errorAt(g, "GROUP_BY_POS_AGGREGATE", "", "GROUP BY position %d refers to an aggregate function", n)
+			return bad, ""
+		}
+		return e, items[n-1].name
+	}
+	e := c.expr(g, &exprCtx{sc: sc, clause: "GROUP BY", aliases: aliases})
+	if !isBad(e) && containsAgg(e) {
+		c.errorAt(g, "GROUP_BY_AGGREGATE", "", "GROUP BY cannot use an aggregate function")
+		return bad, ""
+	}
+	return e, autoName(g)
+}
+
+// lowerAgg rewrites e, checked over the Aggregate's input, over its output.
+func (c *checker) lowerAgg(e Expr, st *aggState) Expr {
+	if isBad(e) {
+		return bad
+	}
+	var missing *ColumnRef
+	out := mapExpr(e, func(x Expr) (Expr, bool) {
+		if r, ok := x.(*aggRef); ok {
+			return st.ref(st.aggIndex(r)), true
+		}
+		if _, ok := x.(*Literal); !ok {
+			key := FormatExpr(x)
+			for i, k := range st.groupKeys {
+				if k == key {
+					return st.ref(i), true
+				}
+			}
+		}
+		if col, ok := x.(*ColumnRef); ok {
+			if missing == nil {
+				missing = col
+			}
+			return x, true
+		}
+		return nil, false
+	})
+	if missing == nil {
+		return out
+	}
+	span := c.colSpans[missing]
+	if st.grouped {
+		c.errorf(span[0], span[1], "MISSING_AGGREGATION", fmt.Sprintf("add it to GROUP BY, or aggregate it, e.g. any_value(%s)", missing.Name),
+			"column %q is neither grouped nor aggregated", missing.Name)
+	} else {
+		c.errorf(span[0], span[1], "MISSING_GROUP_BY", fmt.Sprintf("add GROUP BY %s, or aggregate it, e.g. any_value(%s)", missing.Name, missing.Name),
+			"column %q is read outside an aggregate function in a query without GROUP BY", missing.Name)
+	}
+	return bad
+}

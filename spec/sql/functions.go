@@ -1,0 +1,448 @@
+package sql
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// This file is the function table: every built-in function pipegen
+// understands, with its arity, how its arguments are coerced, its result
+// type and nullability. The checker is driven by it; the code generator and
+// the function reference in the docs are meant to be too, so it stays data.
+// Semantics and names are Spark SQL's
+// (https://spark.apache.org/docs/latest/sql-ref-functions-builtin.html).
+
+// FuncKind says whether a function is computed per row or per group.
+type FuncKind uint8
+
+// Function kinds.
+const (
+	ScalarFunc FuncKind = iota
+	AggregateFunc
+)
+
+// ArgRule says what one argument position accepts and the implicit cast
+// applied to it (Spark's ANSI implicit casts for ExpectsInputTypes).
+type ArgRule uint8
+
+// Argument rules.
+const (
+	// ArgAny accepts any type, unchanged.
+	ArgAny ArgRule = iota
+	// ArgNumeric accepts a numeric type, unchanged; STRING and NULL are cast to DOUBLE.
+	ArgNumeric
+	// ArgInt casts any numeric type, STRING or NULL to INT.
+	ArgInt
+	// ArgDouble casts any numeric type, STRING or NULL to DOUBLE.
+	ArgDouble
+	// ArgString casts any atomic type (numbers, BOOLEAN, dates, ...) to STRING.
+	ArgString
+	// ArgStringOrBinary accepts STRING and BINARY unchanged and casts other atomic types to STRING.
+	ArgStringOrBinary
+	// ArgBoolean accepts BOOLEAN; STRING and NULL are cast to BOOLEAN.
+	ArgBoolean
+	// ArgDate accepts DATE; STRING, TIMESTAMP, TIMESTAMP_NTZ and NULL are cast to DATE.
+	ArgDate
+	// ArgTimestamp accepts TIMESTAMP and TIMESTAMP_NTZ; STRING, DATE and NULL are cast to TIMESTAMP.
+	ArgTimestamp
+	// ArgDatetime accepts STRING, DATE, TIMESTAMP and TIMESTAMP_NTZ unchanged (to_date's input).
+	ArgDatetime
+	// ArgCommon arguments are all cast to their common (wider) type.
+	ArgCommon
+	// ArgCommonValue arguments are cast to their common type, separately from
+	// ArgCommon (a map's values, whose keys are ArgCommon).
+	ArgCommonValue
+	// ArgOrderable accepts any type that can be ordered (not MAP).
+	ArgOrderable
+	// ArgArray accepts any ARRAY.
+	ArgArray
+	// ArgArrayOrMap accepts any ARRAY or MAP.
+	ArgArrayOrMap
+	// ArgElement is a value compared with the elements of the ARRAY in argument 1;
+	// both are cast to their common type.
+	ArgElement
+	// ArgIndexOrKey is an index (INT) into the ARRAY in argument 1, or a key of
+	// the MAP in argument 1 (cast to the key type).
+	ArgIndexOrKey
+	// ArgStringOrStringArray accepts STRING or ARRAY<STRING>; other atomic types are cast to STRING.
+	ArgStringOrStringArray
+	// ArgIntConst is a constant INT (a literal).
+	ArgIntConst
+	// ArgStringConst is a constant STRING (a literal).
+	ArgStringConst
+	// ArgBooleanConst is a constant BOOLEAN (a literal).
+	ArgBooleanConst
+)
+
+var argRuleNames = [...]string{
+	ArgAny: "any", ArgNumeric: "numeric", ArgInt: "INT", ArgDouble: "DOUBLE", ArgString: "STRING",
+	ArgStringOrBinary: "STRING or BINARY", ArgBoolean: "BOOLEAN", ArgDate: "DATE",
+	ArgTimestamp: "TIMESTAMP", ArgDatetime: "STRING, DATE or TIMESTAMP", ArgCommon: "any (common type)",
+	ArgCommonValue: "any (common type)", ArgOrderable: "orderable", ArgArray: "ARRAY",
+	ArgArrayOrMap: "ARRAY or MAP", ArgElement: "element", ArgIndexOrKey: "index or key",
+	ArgStringOrStringArray: "STRING or ARRAY<STRING>", ArgIntConst: "INT constant",
+	ArgStringConst: "STRING constant", ArgBooleanConst: "BOOLEAN constant",
+}
+
+// String names the rule as the docs and error messages do, e.g. "STRING".
+func (r ArgRule) String() string { return argRuleNames[r] }
+
+// ResultRule says how a function's result type follows from its arguments.
+type ResultRule uint8
+
+// Result rules.
+const (
+	// ResFixed is Function.Type.
+	ResFixed ResultRule = iota
+	// ResArg0 is the (coerced) type of the first argument.
+	ResArg0
+	// ResCommon is the common type of the ArgCommon arguments.
+	ResCommon
+	// ResSum is sum's: BIGINT for integral input, DOUBLE for floating
+	// point, DECIMAL(min(p+10,38), s) for DECIMAL(p,s).
+	ResSum
+	// ResAvg is avg's: DOUBLE, or DECIMAL(min(p+4,38), min(s+4,38)) for DECIMAL(p,s).
+	ResAvg
+	// ResRound is round's: the input type; for DECIMAL(p,s) rounded to d
+	// digits DECIMAL(p-s+min(s,d)+1, min(s,d)) (capped at 38).
+	ResRound
+	// ResFloorCeil is floor's and ceil's: BIGINT, or DECIMAL(p-s+1, 0) for DECIMAL(p,s).
+	ResFloorCeil
+	// ResArrayOfArg0 is ARRAY<type of argument 1> without NULL elements
+	// (collect_list, collect_set).
+	ResArrayOfArg0
+	// ResArrayOfCommon is ARRAY<common type> (array(...)).
+	ResArrayOfCommon
+	// ResMapOfCommon is MAP<common key type, common value type> (map(...)).
+	ResMapOfCommon
+	// ResStruct is a STRUCT of the arguments, named after the columns they
+	// read or col1, col2, ... (struct(...)).
+	ResStruct
+	// ResNamedStruct is a STRUCT named by the constant odd arguments (named_struct).
+	ResNamedStruct
+	// ResElement is the ARRAY's element type or the MAP's value type of argument 1.
+	ResElement
+)
+
+// NullRule says when a function's result may be NULL.
+type NullRule uint8
+
+// Null rules.
+const (
+	// NullIfAnyArg: NULL when any argument is NULL (the default).
+	NullIfAnyArg NullRule = iota
+	// NullNever: never NULL.
+	NullNever
+	// NullAlways: may be NULL whatever its arguments (aggregates over no rows, lookups).
+	NullAlways
+	// NullIfAllArgs: NULL only when every argument is NULL (coalesce, greatest).
+	NullIfAllArgs
+	// NullIfArg0: NULL when the first argument is NULL (concat_ws).
+	NullIfArg0
+)
+
+// Form says which plan node a call becomes.
+type Form uint8
+
+// Forms.
+const (
+	// FormCall is a Call (or an AggCall for aggregates) of the function.
+	FormCall Form = iota
+	// FormCast is a Cast to Function.Type (int(x), string(x), ...).
+	FormCast
+	// FormIf is a Case: if(c, a, b) is CASE WHEN c THEN a ELSE b END.
+	FormIf
+	// FormNullIf is a Case: nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END.
+	FormNullIf
+)
+
+// Function describes one built-in function.
+type Function struct {
+	// Name is the canonical lower-case name, used in Call.Func and AggCall.Func.
+	Name string
+	// Aliases are other names that call the same function.
+	Aliases []string
+	Kind    FuncKind
+	// Args has one rule per argument position. With Variadic, the last
+	// Repeat rules repeat for further arguments.
+	Args     []ArgRule
+	Variadic bool
+	Repeat   int
+	// MinArgs is the fewest arguments the function takes; the most is
+	// len(Args) unless Variadic.
+	MinArgs int
+	Result  ResultRule
+	// Type is the result type for ResFixed and the target of FormCast.
+	Type  types.Type
+	Nulls NullRule
+	// Nondeterministic functions may give another result when evaluated
+	// again (current_timestamp, rand, uuid).
+	Nondeterministic bool
+	Form             Form
+	// Doc is a one-line description.
+	Doc string
+}
+
+// MaxArgs returns the most arguments f takes, or -1 when unbounded.
+func (f *Function) MaxArgs() int {
+	if f.Variadic {
+		return -1
+	}
+	return len(f.Args)
+}
+
+// ArgRuleAt returns the rule of argument i (0-based).
+func (f *Function) ArgRuleAt(i int) ArgRule {
+	if i < len(f.Args) {
+		return f.Args[i]
+	}
+	r := max(f.Repeat, 1)
+	start := len(f.Args) - r
+	return f.Args[start+(i-start)%r]
+}
+
+func args(rules ...ArgRule) []ArgRule { return rules }
+
+// functionTable lists the functions; see Function for the fields.
+var functionTable = []*Function{
+	// Aggregates.
+	{Name: "count", Kind: AggregateFunc, Args: args(ArgAny), Variadic: true, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
+		Doc: "number of rows (count(*)) or of rows where every argument is not NULL"},
+	{Name: "count_if", Kind: AggregateFunc, Args: args(ArgBoolean), MinArgs: 1, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
+		Doc: "number of rows for which the condition is TRUE"},
+	{Name: "sum", Kind: AggregateFunc, Args: args(ArgNumeric), MinArgs: 1, Result: ResSum, Nulls: NullAlways,
+		Doc: "sum of the non-NULL values; NULL when there are none"},
+	{Name: "avg", Aliases: []string{"mean"}, Kind: AggregateFunc, Args: args(ArgNumeric), MinArgs: 1, Result: ResAvg, Nulls: NullAlways,
+		Doc: "mean of the non-NULL values; NULL when there are none"},
+	{Name: "min", Kind: AggregateFunc, Args: args(ArgOrderable), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "smallest non-NULL value"},
+	{Name: "max", Kind: AggregateFunc, Args: args(ArgOrderable), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "largest non-NULL value"},
+	{Name: "first", Aliases: []string{"first_value"}, Kind: AggregateFunc, Args: args(ArgAny, ArgBooleanConst), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "first value of the group (the first non-NULL one when the second argument is true)"},
+	{Name: "last", Aliases: []string{"last_value"}, Kind: AggregateFunc, Args: args(ArgAny, ArgBooleanConst), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "last value of the group (the last non-NULL one when the second argument is true)"},
+	{Name: "any_value", Kind: AggregateFunc, Args: args(ArgAny, ArgBooleanConst), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "some value of the group (a non-NULL one when the second argument is true)"},
+	{Name: "collect_list", Aliases: []string{"array_agg"}, Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResArrayOfArg0, Nulls: NullNever,
+		Doc: "array of the non-NULL values, in input order"},
+	{Name: "collect_set", Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResArrayOfArg0, Nulls: NullNever,
+		Doc: "array of the distinct non-NULL values"},
+	{Name: "bool_and", Aliases: []string{"every"}, Kind: AggregateFunc, Args: args(ArgBoolean), MinArgs: 1, Result: ResFixed, Type: types.BooleanType, Nulls: NullAlways,
+		Doc: "true when every non-NULL value is true"},
+	{Name: "bool_or", Aliases: []string{"some", "any"}, Kind: AggregateFunc, Args: args(ArgBoolean), MinArgs: 1, Result: ResFixed, Type: types.BooleanType, Nulls: NullAlways,
+		Doc: "true when at least one value is true"},
+	{Name: "stddev", Aliases: []string{"std", "stddev_samp"}, Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "sample standard deviation"},
+	{Name: "stddev_pop", Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "population standard deviation"},
+	{Name: "variance", Aliases: []string{"var_samp"}, Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "sample variance"},
+	{Name: "var_pop", Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "population variance"},
+
+	// Conditional functions. coalesce evaluates its arguments lazily, left to right.
+	{Name: "coalesce", Aliases: []string{"nvl", "ifnull"}, Args: args(ArgCommon), Variadic: true, MinArgs: 1, Result: ResCommon, Nulls: NullIfAllArgs,
+		Doc: "first argument that is not NULL, evaluated lazily"},
+	{Name: "nullif", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResArg0, Nulls: NullAlways, Form: FormNullIf,
+		Doc: "NULL when both arguments are equal, else the first"},
+	{Name: "if", Aliases: []string{"iff"}, Args: args(ArgBoolean, ArgCommon, ArgCommon), MinArgs: 3, Result: ResCommon, Form: FormIf,
+		Doc: "second argument when the condition is TRUE, else the third"},
+	{Name: "greatest", Args: args(ArgCommon), Variadic: true, MinArgs: 2, Result: ResCommon, Nulls: NullIfAllArgs,
+		Doc: "largest non-NULL argument"},
+	{Name: "least", Args: args(ArgCommon), Variadic: true, MinArgs: 2, Result: ResCommon, Nulls: NullIfAllArgs,
+		Doc: "smallest non-NULL argument"},
+
+	// Strings.
+	{Name: "concat", Args: args(ArgString), Variadic: true, Result: ResFixed, Type: types.StringType,
+		Doc: "the arguments joined; NULL when any is NULL"},
+	{Name: "concat_ws", Args: args(ArgString, ArgStringOrStringArray), Variadic: true, MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullIfArg0,
+		Doc: "the non-NULL arguments (and array elements) after the first, joined by the first"},
+	{Name: "upper", Aliases: []string{"ucase"}, Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string in upper case"},
+	{Name: "lower", Aliases: []string{"lcase"}, Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string in lower case"},
+	{Name: "initcap", Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string with the first letter of each word in upper case"},
+	{Name: "trim", Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string without leading and trailing spaces (or characters of the second argument)"},
+	{Name: "ltrim", Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string without leading spaces (or characters of the second argument)"},
+	{Name: "rtrim", Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string without trailing spaces (or characters of the second argument)"},
+	{Name: "length", Aliases: []string{"char_length", "character_length", "len"}, Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.IntType,
+		Doc: "number of characters of a string, or bytes of a binary"},
+	{Name: "substring", Aliases: []string{"substr"}, Args: args(ArgString, ArgInt, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the part of the string from a 1-based position (negative: from the end), of the given length"},
+	{Name: "left", Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the first n characters"},
+	{Name: "right", Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the last n characters"},
+	{Name: "lpad", Args: args(ArgString, ArgInt, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the string padded on the left to a length with spaces (or the third argument)"},
+	{Name: "rpad", Args: args(ArgString, ArgInt, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the string padded on the right to a length with spaces (or the third argument)"},
+	{Name: "replace", Args: args(ArgString, ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the string with every occurrence of the second argument replaced by the third (or removed)"},
+	{Name: "instr", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+		Doc: "1-based position of the first occurrence of the second argument, 0 when absent"},
+	{Name: "startswith", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+		Doc: "whether the string starts with the second argument"},
+	{Name: "endswith", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+		Doc: "whether the string ends with the second argument"},
+	{Name: "contains", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+		Doc: "whether the string contains the second argument"},
+	{Name: "split", Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.ArrayOf(types.StringType, false),
+		Doc: "the string split around matches of a regular expression, at most limit parts when limit > 0"},
+	{Name: "rlike", Aliases: []string{"regexp_like", "regexp"}, Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+		Doc: "whether the string matches the regular expression (Java syntax) anywhere"},
+	{Name: "regexp_replace", Args: args(ArgString, ArgString, ArgString), MinArgs: 3, Result: ResFixed, Type: types.StringType,
+		Doc: "the string with every match of the regular expression replaced"},
+	{Name: "regexp_extract", Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the given group (default 1) of the first match of the regular expression, or an empty string"},
+
+	// Dates and times.
+	{Name: "to_date", Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.DateType,
+		Doc: "the value as a DATE; a string is parsed with the optional datetime pattern"},
+	{Name: "to_timestamp", Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.TimestampType,
+		Doc: "the value as a TIMESTAMP; a string is parsed with the optional datetime pattern"},
+	{Name: "date_format", Args: args(ArgTimestamp, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the timestamp formatted with a datetime pattern"},
+	{Name: "date_trunc", Args: args(ArgString, ArgTimestamp), MinArgs: 2, Result: ResFixed, Type: types.TimestampType,
+		Doc: "the timestamp truncated to a unit ('year', 'month', 'day', 'hour', ...)"},
+	{Name: "trunc", Args: args(ArgDate, ArgString), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+		Doc: "the date truncated to a unit ('year', 'quarter', 'month', 'week')"},
+	{Name: "year", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the year"},
+	{Name: "quarter", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the quarter of the year, 1 to 4"},
+	{Name: "month", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the month, 1 to 12"},
+	{Name: "day", Aliases: []string{"dayofmonth"}, Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the month, 1 to 31"},
+	{Name: "dayofweek", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the week, 1 (Sunday) to 7 (Saturday)"},
+	{Name: "dayofyear", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the year, 1 to 366"},
+	{Name: "weekofyear", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the ISO 8601 week of the year"},
+	{Name: "hour", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the hour, 0 to 23"},
+	{Name: "minute", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the minute, 0 to 59"},
+	{Name: "second", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the second, 0 to 59"},
+	{Name: "datediff", Aliases: []string{"date_diff"}, Args: args(ArgDate, ArgDate), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+		Doc: "number of days from the second date to the first"},
+	{Name: "date_add", Aliases: []string{"dateadd"}, Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+		Doc: "the date plus a number of days"},
+	{Name: "date_sub", Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+		Doc: "the date minus a number of days"},
+	{Name: "add_months", Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+		Doc: "the date plus a number of months (clamped to the month's last day)"},
+	{Name: "current_date", Aliases: []string{"curdate"}, Result: ResFixed, Type: types.DateType, Nulls: NullNever, Nondeterministic: true,
+		Doc: "the date the update started, in UTC"},
+	{Name: "current_timestamp", Aliases: []string{"now"}, Result: ResFixed, Type: types.TimestampType, Nulls: NullNever, Nondeterministic: true,
+		Doc: "the time the update started"},
+	{Name: "unix_seconds", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "seconds since 1970-01-01 00:00:00 UTC"},
+	{Name: "unix_millis", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "milliseconds since 1970-01-01 00:00:00 UTC"},
+	{Name: "unix_micros", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "microseconds since 1970-01-01 00:00:00 UTC"},
+	{Name: "timestamp_seconds", Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of seconds after the epoch"},
+	{Name: "timestamp_millis", Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of milliseconds after the epoch"},
+	{Name: "timestamp_micros", Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of microseconds after the epoch"},
+
+	// Numbers.
+	{Name: "abs", Args: args(ArgNumeric), MinArgs: 1, Result: ResArg0, Doc: "the absolute value"},
+	{Name: "round", Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResRound,
+		Doc: "the value rounded half up to d decimal places (default 0)"},
+	{Name: "floor", Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the largest integer not greater than the value"},
+	{Name: "ceil", Aliases: []string{"ceiling"}, Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the smallest integer not less than the value"},
+	{Name: "sqrt", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the square root"},
+	{Name: "exp", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "e to the power of the value"},
+	{Name: "ln", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the natural logarithm"},
+	{Name: "log10", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the base-10 logarithm"},
+	{Name: "power", Aliases: []string{"pow"}, Args: args(ArgDouble, ArgDouble), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Doc: "the first argument to the power of the second"},
+	{Name: "rand", Aliases: []string{"random"}, Args: args(ArgIntConst), Result: ResFixed, Type: types.DoubleType, Nulls: NullNever, Nondeterministic: true,
+		Doc: "a uniformly distributed random number in [0, 1)"},
+	{Name: "uuid", Result: ResFixed, Type: types.StringType, Nulls: NullNever, Nondeterministic: true, Doc: "a random UUID string"},
+
+	// Arrays, maps and structs.
+	{Name: "array", Args: args(ArgCommon), Variadic: true, Result: ResArrayOfCommon, Nulls: NullNever, Doc: "an array of the arguments"},
+	{Name: "map", Args: args(ArgCommon, ArgCommonValue), Variadic: true, Repeat: 2, Result: ResMapOfCommon, Nulls: NullNever,
+		Doc: "a map of the key and value arguments, alternating"},
+	{Name: "struct", Args: args(ArgAny), Variadic: true, Result: ResStruct, Nulls: NullNever, Doc: "a struct of the arguments"},
+	{Name: "named_struct", Args: args(ArgStringConst, ArgAny), Variadic: true, Repeat: 2, Result: ResNamedStruct, Nulls: NullNever,
+		Doc: "a struct of the value arguments, named by the constant name arguments before them"},
+	{Name: "size", Aliases: []string{"cardinality"}, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResFixed, Type: types.IntType,
+		Doc: "number of elements of an array or entries of a map"},
+	{Name: "element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
+		Doc: "the element at a 1-based index (negative: from the end) of an array, or the value of a map key (NULL when absent)"},
+	{Name: "array_contains", Args: args(ArgArray, ArgElement), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+		Doc: "whether the array contains the value"},
+
+	// Casts.
+	{Name: "boolean", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.BooleanType, Doc: "CAST(x AS BOOLEAN)"},
+	{Name: "tinyint", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.ByteType, Doc: "CAST(x AS TINYINT)"},
+	{Name: "smallint", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.ShortType, Doc: "CAST(x AS SMALLINT)"},
+	{Name: "int", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.IntType, Doc: "CAST(x AS INT)"},
+	{Name: "bigint", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.LongType, Doc: "CAST(x AS BIGINT)"},
+	{Name: "float", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.FloatType, Doc: "CAST(x AS FLOAT)"},
+	{Name: "double", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.DoubleType, Doc: "CAST(x AS DOUBLE)"},
+	{Name: "decimal", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.DecimalOf(10, 0), Doc: "CAST(x AS DECIMAL(10,0))"},
+	{Name: "string", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.StringType, Doc: "CAST(x AS STRING)"},
+	{Name: "binary", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.BinaryType, Doc: "CAST(x AS BINARY)"},
+	{Name: "date", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.DateType, Doc: "CAST(x AS DATE)"},
+	{Name: "timestamp", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.TimestampType, Doc: "CAST(x AS TIMESTAMP)"},
+}
+
+// functionsByName indexes functionTable by name and alias.
+var functionsByName = func() map[string]*Function {
+	m := make(map[string]*Function)
+	for _, f := range functionTable {
+		m[f.Name] = f
+		for _, a := range f.Aliases {
+			m[a] = f
+		}
+	}
+	return m
+}()
+
+// LookupFunction returns the function called name (case-insensitive,
+// aliases included), or nil.
+func LookupFunction(name string) *Function {
+	return functionsByName[strings.ToLower(name)]
+}
+
+// Functions returns every function, ordered by name.
+func Functions() []*Function {
+	fs := append([]*Function(nil), functionTable...)
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+	return fs
+}
+
+// functionNames returns every name and alias, for suggestions.
+func functionNames() []string {
+	names := make([]string, 0, len(functionsByName))
+	for n := range functionsByName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// nullable applies f's null rule to arguments with the given nullability.
+func (f *Function) nullable(args []Expr) bool {
+	switch f.Nulls {
+	case NullNever:
+		return false
+	case NullAlways:
+		return true
+	case NullIfArg0:
+		return len(args) > 0 && args[0].IsNullable()
+	case NullIfAllArgs:
+		for _, a := range args {
+			if !a.IsNullable() {
+				return false
+			}
+		}
+		return len(args) > 0
+	}
+	for _, a := range args {
+		if a.IsNullable() {
+			return true
+		}
+	}
+	return false
+}
