@@ -23,7 +23,7 @@ func decodeCSV(t *testing.T, schema types.Schema, input string, opts CSVOptions)
 	for i, chunk := range []int{0, 1, 2, 5, 17} {
 		d := NewCSVDecoder(strings.NewReader(input), csvTestFile, columnNames(schema), opts)
 		if chunk > 0 {
-			d.in.chunk = chunk
+			d.in.setChunk(chunk)
 		}
 		rows := csvRows(d, schema)
 		if i == 0 {

@@ -7,11 +7,15 @@ import (
 	"os"
 )
 
-// chunkSize is the size of the buffers a decoder reads into when the input's
-// size is unknown or large. A record longer than a chunk grows the buffer.
-const chunkSize = 8 << 20
+// chunkSize is the size of the buffers a decoder reads into once a file
+// turns out large; buffers start at firstChunk and double up to it. A record
+// longer than a buffer grows the buffer.
+const (
+	firstChunk = 64 << 10
+	chunkSize  = 8 << 20
+)
 
-// wholeFileLimit is the largest *os.File read into a single buffer.
+// wholeFileLimit is the largest input of known size read into one buffer.
 const wholeFileLimit = 256 << 20
 
 // input reads a file into buffers that are never reused or written once data
@@ -19,25 +23,37 @@ const wholeFileLimit = 256 << 20
 // lifetime rule). Each refill allocates a new buffer holding the unconsumed
 // tail and fresh data.
 type input struct {
-	r     io.Reader
-	buf   []byte // data read so far; the unconsumed part starts at pos
-	pos   int
-	eof   bool
-	err   error // read error other than io.EOF
-	first int   // size of the first buffer when the file size is known
-	chunk int   // size of later buffers
-	bom   bool  // BOM check done
+	r        io.Reader
+	buf      []byte // data read so far; the unconsumed part starts at pos
+	pos      int
+	eof      bool
+	err      error // read error other than io.EOF
+	first    int   // size of the first buffer when the input's size is known
+	chunk    int   // size of the next buffer
+	maxChunk int   // chunk doubles up to this
+	bom      bool  // BOM check done
 }
 
 func newInput(r io.Reader) input {
-	in := input{r: r, chunk: chunkSize}
-	if f, ok := r.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() < wholeFileLimit {
-			in.first = int(st.Size()) + 1 // +1 so one read sees EOF
+	in := input{r: r, chunk: firstChunk, maxChunk: chunkSize}
+	size := int64(-1)
+	switch r := r.(type) {
+	case *os.File:
+		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
 		}
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
+		size = int64(r.Len())
+	}
+	if size >= 0 && size < wholeFileLimit {
+		in.first = int(size) + 1 // +1 so one read sees EOF
 	}
 	return in
 }
+
+// setChunk fixes the buffer size, for tests that make records straddle
+// refills.
+func (in *input) setChunk(n int) { in.first, in.chunk, in.maxChunk = 0, n, n }
 
 // fill allocates a new buffer holding buf[pos:] and reads more data after
 // it, at least one chunk or twice the tail, so a long record costs
@@ -50,6 +66,8 @@ func (in *input) fill() bool {
 	size := in.chunk
 	if in.first > 0 {
 		size, in.first = in.first, 0
+	} else {
+		in.chunk = min(2*in.chunk, in.maxChunk)
 	}
 	size = max(size, 2*tail, tail+1)
 	nb := make([]byte, tail, size)

@@ -29,7 +29,7 @@ func decodeJSON(t *testing.T, schema types.Schema, input string, opts Options) (
 	for i, chunk := range []int{0, 1, 3, 16} {
 		d := NewJSONDecoder(strings.NewReader(input), testFile, opts)
 		if chunk > 0 {
-			d.in.chunk = chunk
+			d.in.setChunk(chunk)
 		}
 		rows := jsonRows(d, schema)
 		if i == 0 {
@@ -128,7 +128,7 @@ func TestJSONValues(t *testing.T) {
 		{"decimal from string with commas", dec(10, 2), `"1,234.5"`, `1234.50`},
 		{"decimal from empty string", dec(10, 2), `""`, `NULL | {"v":""` + fp},
 		{"decimal from text", dec(10, 2), `"abc"`, `NULL | {"v":"abc"` + fp},
-		{"decimal NaN", dec(10, 2), `NaN`, `NULL | {"v":NaN` + fp},
+		{"decimal NaN", dec(10, 2), `NaN`, `NULL | {"v":"NaN"` + fp},
 		{"decimal 38 digits", dec(38, 0), `99999999999999999999999999999999999999`, `99999999999999999999999999999999999999`},
 		{"decimal 39 digits", dec(38, 0), `999999999999999999999999999999999999999`, `NULL | {"v":999999999999999999999999999999999999999` + fp},
 		{"decimal large negative", dec(38, 10), `-1234567890123456789012345678.0123456789`, `-1234567890123456789012345678.0123456789`},
@@ -231,6 +231,12 @@ func TestJSONRecords(t *testing.T) {
 			name:    "mismatches in several columns",
 			input:   `{"order_id":1,"amount":"12,50x","event_ts":"not a time","items":[{"sku":"A","qty":"two"}],"shipping":{"method":"std","cost":"free"}}` + "\n",
 			want:    []string{`order_id="1" amount=NULL event_ts=NULL items=[{sku="A" qty=NULL}] shipping={method="std" cost=NULL} | {"amount":"12,50x","event_ts":"not a time","items":[{"sku":"A","qty":"two"}],"shipping":{"method":"std","cost":"free"}` + fp},
+			rescued: 1,
+		},
+		{
+			name:    "non-numeric numbers are rescued as strings so the rescued value is valid JSON",
+			input:   `{"order_id":"a","x":[NaN,-Infinity, "NaN" ,+INF]}` + "\n",
+			want:    []string{`order_id="a" amount=NULL event_ts=NULL items=NULL shipping=NULL | {"x":["NaN","-Infinity", "NaN" ,"+INF"]` + fp},
 			rescued: 1,
 		},
 		{
@@ -403,7 +409,7 @@ func TestJSONReadError(t *testing.T) {
 	boom := errors.New("disk on fire")
 	r := iotest.TimeoutReader(strings.NewReader(`{"order_id":"a"}` + "\n" + strings.Repeat(" ", 100)))
 	d := NewJSONDecoder(r, testFile, Options{})
-	d.in.chunk = 8
+	d.in.setChunk(8)
 	jsonRows(d, ordersSchema)
 	if !errors.Is(d.Err(), iotest.ErrTimeout) || !strings.Contains(d.Err().Error(), "/landing/t.json") {
 		t.Errorf("Err() = %v, want the read error naming the file", d.Err())
@@ -457,7 +463,7 @@ func TestJSONStringsStayValid(t *testing.T) {
 		want = append(want, strings.ReplaceAll(s, `\n`, "\n"))
 	}
 	d := NewJSONDecoder(strings.NewReader(b.String()), testFile, Options{})
-	d.in.chunk = 100
+	d.in.setChunk(100)
 	var got []string
 	for d.NextRecord() {
 		for d.NextField() {
