@@ -33,6 +33,11 @@ func appendJavaDouble(b []byte, f float64, bitSize int) []byte {
 	}
 	var buf [32]byte
 	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bitSize) // -d.ddde±XX
+	if e[1] == 'e' || e[0] == '-' && e[2] == 'e' {
+		// Java renders at least two digits, the pair closest to f
+		// (Double.MIN_VALUE is 4.9E-324, not 5.0E-324).
+		e = strconv.AppendFloat(buf[:0], f, 'e', 1, bitSize)
+	}
 	if e[0] == '-' {
 		b = append(b, '-')
 		e = e[1:]
@@ -43,6 +48,9 @@ func appendJavaDouble(b []byte, f float64, bitSize int) []byte {
 	digits = append(digits, e[0])
 	if ei > 1 {
 		digits = append(digits, e[2:ei]...)
+	}
+	for len(digits) > 1 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
 	}
 	if exp >= -3 && exp < 7 {
 		if exp < 0 {
