@@ -59,18 +59,18 @@ func (a *assembler) reset(row parquet.Row, numCols int) error {
 	for i := range a.vals {
 		a.vals[i], a.pos[i] = nil, 0
 	}
-	start := 0
+	start, last := 0, -1
 	for start < len(row) {
 		c := row[start].Column()
 		end := start + 1
 		for end < len(row) && row[end].Column() == c {
 			end++
 		}
-		if c < 0 || c >= numCols || a.vals[c] != nil {
+		if c <= last || c >= numCols {
 			return fmt.Errorf("row has values of column %d out of order or out of range (%d leaf columns)", c, numCols)
 		}
 		a.vals[c] = row[start:end]
-		start = end
+		start, last = end, c
 	}
 	for c, v := range a.vals {
 		if len(v) == 0 {

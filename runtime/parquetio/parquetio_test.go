@@ -710,3 +710,29 @@ func TestReadRowsEOF(t *testing.T) {
 		t.Errorf("read %d rows over 4 row groups, want 4", total)
 	}
 }
+
+func TestBadRowsFailCleanly(t *testing.T) {
+	s := types.Schema{notNull("a", types.IntType), field("b", types.StringType)}
+	bad := []parquet.Row{
+		{parquet.Int32Value(1).Level(0, 0, 0)},                                       // column b missing
+		{parquet.Int32Value(1).Level(0, 0, 1), parquet.Int32Value(1).Level(0, 0, 0)}, // out of order
+		{parquet.Int32Value(1).Level(0, 0, 0), parquet.NullValue().Level(0, 5, 1)},   // level too high
+		{parquet.Int32Value(1).Level(0, 0, 0), parquet.Int32Value(1).Level(0, 0, 7)}, // no such column
+	}
+	for i, row := range bad {
+		if _, err := parquetio.Decode(row, s); err == nil {
+			t.Errorf("row %d decoded", i)
+		}
+	}
+	var buf bytes.Buffer
+	w := parquetio.NewWriter(&buf, s, parquetio.WriterOptions{})
+	if err := w.Write(bad[3:]); err == nil {
+		t.Error("row with an unknown column written")
+	}
+	if _, err := parquetio.Encode([]any{nil, "x"}, s); err == nil || !strings.Contains(err.Error(), "column a") {
+		t.Errorf("NULL in NOT NULL column: %v", err)
+	}
+	if _, err := parquetio.Encode([]any{int64(1), "x"}, s); err == nil || !strings.Contains(err.Error(), "int64") {
+		t.Errorf("BIGINT value for INT: %v", err)
+	}
+}

@@ -314,7 +314,12 @@ func NewDecoder(s types.Schema) *Decoder {
 
 // Decode returns the values of row, one per column (see "Generic values").
 // It fails when the row is not in the schema's canonical layout.
-func (d *Decoder) Decode(row parquet.Row) ([]any, error) {
+func (d *Decoder) Decode(row parquet.Row) (out []any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("decode: row not in the schema's canonical layout: %v", p)
+		}
+	}()
 	if err := d.asm.reset(row, d.numCols); err != nil {
 		return nil, fmt.Errorf("decode: %w", err)
 	}

@@ -110,10 +110,16 @@ func NewWriter(out io.Writer, s types.Schema, opts WriterOptions) *Writer {
 
 // Write writes rows, each in the canonical layout of the Writer's schema
 // (values ordered by column index). The rows may be reused once it returns.
-func (w *Writer) Write(rows []parquet.Row) error {
+func (w *Writer) Write(rows []parquet.Row) (err error) {
 	if w.err != nil {
 		return w.err
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			w.err = fmt.Errorf("write: rows not in the schema's canonical layout: %v", p)
+			err = w.err
+		}
+	}()
 	for _, row := range rows {
 		for i := range row {
 			v := &row[i]
@@ -135,10 +141,16 @@ func (w *Writer) Write(rows []parquet.Row) error {
 
 // Close flushes the file's last row group and footer and returns its size
 // and statistics. It does not close the underlying io.Writer.
-func (w *Writer) Close() (FileInfo, error) {
+func (w *Writer) Close() (info FileInfo, err error) {
 	if w.err != nil {
 		return FileInfo{}, w.err
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			w.err = fmt.Errorf("close: %v", p)
+			info, err = FileInfo{}, w.err
+		}
+	}()
 	if err := w.w.Close(); err != nil {
 		return FileInfo{}, fmt.Errorf("close: %w", err)
 	}
