@@ -67,6 +67,7 @@ func Commit(table string, readVersion int64, actions []Action) (int64, error) {
 		if err := syncDir(table); err != nil {
 			return -1, fmt.Errorf("commit %s: %w", table, err)
 		}
+		_ = syncDir(filepath.Dir(table)) // best effort: the table directory may be new too
 	}
 	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
 	if err != nil {
