@@ -3,7 +3,6 @@ package source
 import (
 	"bytes"
 	"math"
-	"math/bits"
 	"strconv"
 
 	"github.com/pipegen/pipegen/runtime/types"
@@ -139,127 +138,14 @@ func parseBoolText(b []byte) (bool, bool) {
 	return false, false
 }
 
-// u128 is an unsigned 128-bit integer for decimal parsing.
-type u128 struct{ hi, lo uint64 }
-
-func (u u128) mulAdd(m, a uint64) u128 {
-	hi, lo := bits.Mul64(u.lo, m)
-	lo, carry := bits.Add64(lo, a, 0)
-	return u128{u.hi*m + hi + carry, lo}
-}
-
-func (u u128) less(v u128) bool { return u.hi < v.hi || u.hi == v.hi && u.lo < v.lo }
-
-// pow10u128[i] is 10^i for i in 0..38.
-var pow10u128 = func() (t [types.MaxDecimalPrecision + 1]u128) {
-	t[0] = u128{0, 1}
-	for i := 1; i < len(t); i++ {
-		t[i] = t[i-1].mulAdd(10, 0)
-	}
-	return t
-}()
-
-// parseDecimal parses java.math.BigDecimal's text grammar
-// [+-]?(digits[.digits?]|.digits)([eE][+-]?digits)? into a DECIMAL(p,s)
-// unscaled value, rounding to scale s HALF_UP (ties away from zero) and
-// failing when the result needs more than p digits, as Spark's
-// Decimal.set(BigDecimal, p, s) does. commas says to ignore ',' anywhere, as
-// Spark's decimal parser for the default locale does for strings.
+// parseDecimal parses java.math.BigDecimal's text grammar into a
+// DECIMAL(p,s) unscaled value, rounded HALF_UP, failing beyond precision p,
+// as Spark's Decimal.set(BigDecimal, p, s) does; types.ParseDecimal does the
+// work. commas says to drop ',' anywhere first, as Spark's decimal parser for
+// the default locale does for strings.
 func parseDecimal(b []byte, p, s int, commas bool) (types.Decimal, bool) {
-	if p < 1 || p > types.MaxDecimalPrecision || s < 0 || s > p {
-		return types.Decimal{}, false
-	}
 	if commas && bytes.IndexByte(b, ',') >= 0 {
 		b = bytes.ReplaceAll(b, []byte(","), nil)
 	}
-	i, neg := 0, false
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		neg = b[i] == '-'
-		i++
-	}
-	// Keep the first 40 significant digits: at most 38 are kept and one more
-	// decides the rounding (HALF_UP looks at the first dropped digit only).
-	var dig [40]byte
-	nd, frac, sawDigit, point := 0, 0, false, false
-loop:
-	for ; i < len(b); i++ {
-		switch c := b[i]; {
-		case c >= '0' && c <= '9':
-			sawDigit = true
-			if point {
-				frac++
-			}
-			if nd == 0 && c == '0' {
-				continue
-			}
-			if nd < len(dig) {
-				dig[nd] = c - '0'
-			}
-			nd++
-		case c == '.' && !point:
-			point = true
-		default:
-			break loop
-		}
-	}
-	if !sawDigit {
-		return types.Decimal{}, false
-	}
-	exp := 0
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		eneg := false
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			eneg = b[i] == '-'
-			i++
-		}
-		if i == len(b) {
-			return types.Decimal{}, false
-		}
-		for ; i < len(b); i++ {
-			c := b[i] - '0'
-			if c > 9 {
-				return types.Decimal{}, false
-			}
-			if exp < 1e7 {
-				exp = exp*10 + int(c)
-			}
-		}
-		if eneg {
-			exp = -exp
-		}
-	}
-	if i != len(b) {
-		return types.Decimal{}, false
-	}
-	if nd == 0 {
-		return types.Decimal{}, true
-	}
-	// value = digits × 10^(exp-frac); unscaled = value × 10^s, so the result
-	// has keep = nd + exp - frac + s integer digits before rounding.
-	keep := nd + exp - frac + s
-	if keep > p {
-		return types.Decimal{}, false
-	}
-	var v u128
-	if keep >= 0 {
-		for j := 0; j < min(keep, nd); j++ {
-			v = v.mulAdd(10, uint64(dig[j]))
-		}
-		for j := nd; j < keep; j++ {
-			v = v.mulAdd(10, 0)
-		}
-	}
-	if keep >= 0 && keep < nd && dig[keep] >= 5 {
-		v = v.mulAdd(1, 1)
-	}
-	if !v.less(pow10u128[p]) {
-		return types.Decimal{}, false
-	}
-	if neg {
-		lo, borrow := bits.Sub64(0, v.lo, 0)
-		hi, _ := bits.Sub64(0, v.hi, borrow)
-		v = u128{hi, lo}
-	}
-	return types.Decimal{Hi: int64(v.hi), Lo: v.lo}, true
+	return types.ParseDecimal(bytesString(b), p, s)
 }

@@ -3,7 +3,6 @@ package source
 import (
 	"encoding/hex"
 
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -25,15 +24,6 @@ func renderNull[T any](v types.Null[T], f func(T) string) string {
 	return f(v.V)
 }
 
-// decimalString formats an unscaled Decimal with scale s.
-func decimalString(d types.Decimal, s int) string {
-	u := new(big.Int).SetUint64(d.Lo)
-	h := new(big.Int).Lsh(big.NewInt(d.Hi), 64)
-	u.Add(u, h)
-	r := new(big.Rat).SetFrac(u, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s)), nil))
-	return r.FloatString(s)
-}
-
 func jsonValue(d *JSONDecoder, t types.Type) string {
 	switch t.Kind {
 	case types.StringKind:
@@ -53,7 +43,7 @@ func jsonValue(d *JSONDecoder, t types.Type) string {
 	case types.DoubleKind:
 		return renderNull(d.Float64(), func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
 	case types.DecimalKind:
-		return renderNull(d.Decimal(t.Precision, t.Scale), func(v types.Decimal) string { return decimalString(v, t.Scale) })
+		return renderNull(d.Decimal(t.Precision, t.Scale), func(v types.Decimal) string { return v.Format(t.Scale) })
 	case types.DateKind:
 		return renderNull(d.Date(), types.Date.String)
 	case types.TimestampKind:
@@ -215,7 +205,7 @@ func csvValue(d *CSVDecoder, col int, t types.Type) string {
 	case types.DoubleKind:
 		return renderNull(d.Float64(col), func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) })
 	case types.DecimalKind:
-		return renderNull(d.Decimal(col, t.Precision, t.Scale), func(v types.Decimal) string { return decimalString(v, t.Scale) })
+		return renderNull(d.Decimal(col, t.Precision, t.Scale), func(v types.Decimal) string { return v.Format(t.Scale) })
 	case types.DateKind:
 		return renderNull(d.Date(col), types.Date.String)
 	case types.TimestampKind:

@@ -215,4 +215,3 @@ func FuzzParseDecimal(f *testing.F) {
 		}
 	})
 }
-
