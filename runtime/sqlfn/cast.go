@@ -197,57 +197,45 @@ func parseJavaDouble(s string) (float64, bool) {
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
 	isHex := func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
 	i := 0
-	if len(body) > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X') {
-		// Hexadecimal: 0x h* [. h*] p [+-] d+, at least one hex digit.
-		i = 2
+	scan := func(digit func(byte) bool) int {
 		n := 0
-		for i < len(body) && isHex(body[i]) {
-			i, n = i+1, n+1
+		for ; i < len(body) && digit(body[i]); i++ {
+			n++
 		}
+		return n
+	}
+	// mantissa: digits, an optional point and digits; at least one digit.
+	mantissa := func(digit func(byte) bool) bool {
+		n := scan(digit)
 		if i < len(body) && body[i] == '.' {
 			i++
-			for i < len(body) && isHex(body[i]) {
-				i, n = i+1, n+1
-			}
+			n += scan(digit)
 		}
-		if n == 0 || i >= len(body) || (body[i] != 'p' && body[i] != 'P') {
-			return 0, false
+		return n > 0
+	}
+	// exponent: a marker, an optional sign and decimal digits.
+	exponent := func(marks string) bool {
+		if i >= len(body) || strings.IndexByte(marks, body[i]) < 0 {
+			return false
 		}
 		i++
 		if i < len(body) && (body[i] == '+' || body[i] == '-') {
 			i++
 		}
-		if i >= len(body) || !isDigit(body[i]) {
+		return scan(isDigit) > 0
+	}
+	if len(body) > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X') {
+		// Hexadecimal: the binary exponent is mandatory (0x1.8p1).
+		i = 2
+		if !mantissa(isHex) || !exponent("pP") {
 			return 0, false
-		}
-		for i < len(body) && isDigit(body[i]) {
-			i++
 		}
 	} else {
-		n := 0
-		for i < len(body) && isDigit(body[i]) {
-			i, n = i+1, n+1
-		}
-		if i < len(body) && body[i] == '.' {
-			i++
-			for i < len(body) && isDigit(body[i]) {
-				i, n = i+1, n+1
-			}
-		}
-		if n == 0 {
+		if !mantissa(isDigit) {
 			return 0, false
 		}
-		if i < len(body) && (body[i] == 'e' || body[i] == 'E') {
-			i++
-			if i < len(body) && (body[i] == '+' || body[i] == '-') {
-				i++
-			}
-			if i >= len(body) || !isDigit(body[i]) {
-				return 0, false
-			}
-			for i < len(body) && isDigit(body[i]) {
-				i++
-			}
+		if i < len(body) && !exponent("eE") {
+			return 0, false
 		}
 	}
 	if i != len(body) {

@@ -80,8 +80,8 @@ func TestCompareOthers(t *testing.T) {
 	if Compare([]types.Decimal{d(2)}, []types.Decimal{d(10)}) != -1 {
 		t.Error("array of decimal")
 	}
-	m1 := []types.KV[string, int32]{{"a", 1}}
-	m2 := []types.KV[string, int32]{{"a", 2}}
+	m1 := []types.KV[string, int32]{{Key: "a", Value: 1}}
+	m2 := []types.KV[string, int32]{{Key: "a", Value: 2}}
 	if Compare(m1, m2) != -1 {
 		t.Error("map entries ordering")
 	}
@@ -110,7 +110,7 @@ func TestCollections(t *testing.T) {
 			t.Errorf("ElementAt(%d) = %q, %v", tt.i, got, ok)
 		}
 	}
-	m := []types.KV[string, types.Null[int32]]{{"a", types.Some[int32](1)}, {"b", types.Null[int32]{}}}
+	m := []types.KV[string, types.Null[int32]]{{Key: "a", Value: types.Some[int32](1)}, {Key: "b"}}
 	if v, ok := MapGet(m, "a"); !ok || v.V != 1 {
 		t.Errorf("MapGet(a) = %v, %v", v, ok)
 	}
@@ -120,7 +120,7 @@ func TestCollections(t *testing.T) {
 	if _, ok := MapGet(m, "z"); ok {
 		t.Error("MapGet(z) found")
 	}
-	fm := []types.KV[float64, string]{{math.NaN(), "nan"}}
+	fm := []types.KV[float64, string]{{Key: math.NaN(), Value: "nan"}}
 	if v, ok := MapGet(fm, math.NaN()); !ok || v != "nan" {
 		t.Error("MapGet(NaN)")
 	}

@@ -26,14 +26,14 @@ const nines38 = "99999999999999999999999999999999999999"
 func TestDecimalOps(t *testing.T) {
 	type op func(types.Decimal, int, types.Decimal, int, int, int) (types.Decimal, bool)
 	tests := []struct {
-		name   string
-		f      op
-		a      string
-		as     int
-		b      string
-		bs     int
-		p, s   int
-		want   string // "" when !ok
+		name string
+		f    op
+		a    string
+		as   int
+		b    string
+		bs   int
+		p, s int
+		want string // "" when !ok
 	}{
 		{"add", DecimalAdd, "1.25", 2, "2.5", 1, 4, 2, "3.75"},
 		{"add neg", DecimalAdd, "-1.25", 2, "0.005", 3, 5, 3, "-1.245"},
@@ -94,12 +94,12 @@ func TestDecimalMulOracle(t *testing.T) {
 
 func TestDecimalFunctions(t *testing.T) {
 	for _, tt := range []struct {
-		name      string
-		f         func(types.Decimal, int, int, int) (types.Decimal, bool)
-		in        string
-		scale     int
-		p, s      int
-		want      string
+		name  string
+		f     func(types.Decimal, int, int, int) (types.Decimal, bool)
+		in    string
+		scale int
+		p, s  int
+		want  string
 	}{
 		{"floor", FloorDecimal, "1.5", 1, 2, 0, "1"},
 		{"floor neg", FloorDecimal, "-1.5", 1, 2, 0, "-2"},

@@ -93,7 +93,7 @@ func CompileLike(pattern string, escape rune, ci bool) (*LikePattern, error) {
 				seg = nil
 			}
 		default:
-			lit.WriteRune(r)
+			lit.WriteString(pattern[i-size : i]) // the bytes as given, even invalid UTF-8
 		}
 	}
 	flush()

@@ -122,8 +122,9 @@ func (a u128) mulPow10(k int) (u128, bool) {
 	return a.mul(pow10s[k])
 }
 
-// divPow10HalfUp returns a/10^k rounded HALF_UP; k >= 0.
-func (a u128) divPow10HalfUp(k int) u128 {
+// divPow10 returns a/10^k, rounded HALF_UP when halfUp is set and
+// truncated otherwise; k >= 0.
+func (a u128) divPow10(k int, halfUp bool) u128 {
 	switch {
 	case k == 0:
 		return a
@@ -131,10 +132,9 @@ func (a u128) divPow10HalfUp(k int) u128 {
 		// 10^40 > 2^128 > a: a/10^k < 0.5 rounds to zero.
 		return u128{}
 	}
-	// Divide by at most 10^19 at a time; round on the last remainder
-	// (the earlier ones only matter when it is exactly half, which the
-	// HALF_UP comparison r >= half treats the same: r*10^j + r' >= half*10^j
-	// iff r >= half since r' < 10^j).
+	// Divide by at most 10^19 at a time and round on the last remainder r
+	// (divisor div): with the earlier remainders r' < 10^j, the whole
+	// remainder r×10^j + r' reaches half of 10^k exactly when r >= div/2.
 	q := a
 	var r, div uint64
 	for k > 0 {
@@ -143,7 +143,7 @@ func (a u128) divPow10HalfUp(k int) u128 {
 		q, r = q.divmod64(div)
 		k -= step
 	}
-	if r >= div/2 {
+	if halfUp && r >= div/2 {
 		q = q.add1()
 	}
 	return q
@@ -230,17 +230,8 @@ func (d Decimal) Mul(e Decimal) (Decimal, bool) {
 
 // Cmp compares two unscaled values of the same scale: -1, 0 or +1.
 func (d Decimal) Cmp(e Decimal) int {
-	switch {
-	case d.Hi < e.Hi:
-		return -1
-	case d.Hi > e.Hi:
-		return 1
-	case d.Lo < e.Lo:
-		return -1
-	case d.Lo > e.Lo:
-		return 1
-	}
-	return 0
+	// Flipping the sign bit maps two's complement order to unsigned order.
+	return u128{uint64(d.Hi) ^ 1<<63, d.Lo}.cmp(u128{uint64(e.Hi) ^ 1<<63, e.Lo})
 }
 
 // Rescale converts an unscaled value of scale from to scale to: exact when
@@ -259,7 +250,19 @@ func (d Decimal) Rescale(from, to int) (Decimal, bool) {
 		}
 		return fromMag(m, neg)
 	}
-	return fromMag(m.divPow10HalfUp(from-to), neg)
+	return fromMag(m.divPow10(from-to, true), neg)
+}
+
+// Trunc converts an unscaled value of scale from to a smaller scale to,
+// dropping digits (rounding toward zero), as Spark's casts from DECIMAL to
+// integral types do. It returns d unchanged when to >= from.
+func (d Decimal) Trunc(from, to int) Decimal {
+	if to >= from {
+		return d
+	}
+	m, neg := d.mag()
+	r, _ := fromMag(m.divPow10(from-to, false), neg)
+	return r
 }
 
 // FitsPrecision reports whether d has at most precision digits
