@@ -337,3 +337,18 @@ func BenchmarkDecimalFormat(b *testing.B) {
 		_ = x.Format(4)
 	}
 }
+
+func TestDecimalTrunc(t *testing.T) {
+	for _, tt := range []struct {
+		v        string
+		from, to int
+		want     string
+	}{
+		{"199", 2, 0, "1"}, {"-199", 2, 0, "-1"}, {max38, 38, 0, "0"}, {max38, 0, 0, max38},
+		{max38, 19, 0, "9999999999999999999"}, {"-" + max38, 40, 0, "0"}, {"12", 0, 3, "12"},
+	} {
+		if got := dec(t, tt.v).Trunc(tt.from, tt.to).String(); got != tt.want {
+			t.Errorf("Trunc(%s, %d, %d) = %s, want %s", tt.v, tt.from, tt.to, got, tt.want)
+		}
+	}
+}
