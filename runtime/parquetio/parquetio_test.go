@@ -736,3 +736,20 @@ func TestBadRowsFailCleanly(t *testing.T) {
 		t.Errorf("BIGINT value for INT: %v", err)
 	}
 }
+
+// TestDictionaryFallback writes more distinct strings than a dictionary may
+// hold in one row group: the column falls back to PLAIN pages midway and
+// every value reads back.
+func TestDictionaryFallback(t *testing.T) {
+	s := types.Schema{notNull("id", types.LongType), field("u", types.StringType)}
+	var rows [][]any
+	for i := range 60_000 {
+		rows = append(rows, []any{int64(i), fmt.Sprintf("%040d", i*7919)})
+	}
+	data, info := writeFile(t, s, rows, parquetio.WriterOptions{})
+	got := readRows(t, "dict.parquet", data, s, nil)
+	sameRows(t, got, formatAll(rows, s))
+	if !strings.Contains(info.Stats, `"u":0`) || strings.Contains(info.Stats, `"minValues":{"id":0,"u"`) {
+		t.Errorf("stats: %s (strings of 40 characters have no min/max)", info.Stats)
+	}
+}

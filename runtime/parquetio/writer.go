@@ -28,6 +28,9 @@ const (
 // DefaultRowGroupRows is the default bound on rows per row group.
 const DefaultRowGroupRows = 120_000
 
+// DictionaryMaxBytes bounds a string column's dictionary per row group.
+const DictionaryMaxBytes = 1 << 20
+
 // MaxStatsStringLength is the longest string, in characters, whose value is
 // written as a Delta min/max statistic; Delta truncates longer ones to this
 // prefix length (delta.dataSkippingStringPrefixLength), so pipegen omits them.
@@ -58,7 +61,8 @@ type FileInfo struct {
 }
 
 // Writer writes one Parquet data file in the canonical layout of a schema
-// (data page v1, dictionary-encoded strings, no page statistics) and
+// (data page v1, dictionary-encoded strings up to DictionaryMaxBytes, no
+// page statistics) and
 // computes Delta statistics while it writes. It is not safe for concurrent
 // use: run one Writer per goroutine.
 type Writer struct {
@@ -91,6 +95,10 @@ func NewWriter(out io.Writer, s types.Schema, opts WriterOptions) *Writer {
 		parquet.DataPageVersion(1),
 		parquet.DataPageStatistics(false),
 		parquet.MaxRowsPerRowGroup(int64(rg)),
+		// As parquet-mr's parquet.dictionary.page.size: a string column
+		// whose dictionary outgrows 1 MiB in a row group falls back to PLAIN,
+		// which bounds memory for unique values (ids, UUIDs).
+		parquet.DictionaryMaxBytes(DictionaryMaxBytes),
 		parquet.CreatedBy("pipegen", "", ""),
 	}
 	for _, l := range leaves {
