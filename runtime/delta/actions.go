@@ -1,14 +1,18 @@
 // Package delta implements the parts of the Delta Lake transaction protocol
 // (https://github.com/delta-io/delta/blob/master/PROTOCOL.md) that pipegen
-// needs: reader version 1 and writer version 2.
+// needs: it writes tables of reader version 1 and writer version 2, and
+// reads those and any table whose reader features it implements (reader
+// version 2 without column mapping, version 3 with timestampNtz or
+// vacuumProtocolCheck only).
 //
 // A table is a directory with Parquet data files and a `_delta_log/` of
 // JSON commits (`<20-digit version>.json`) and, from Spark, V1 Parquet
 // checkpoints. This package replays the log into snapshots (Load,
 // LoadVersion), reads the commits after a version for streaming readers
 // (ReadCommits), creates commits exclusively so concurrent writers cannot
-// overwrite each other (Commit, Append, Overwrite, ReplaceFiles), and reads
-// a snapshot's rows through runtime/parquetio (Snapshot.Scan).
+// overwrite each other (Commit, Append, Overwrite, ReplaceFiles), reads a
+// snapshot's rows through runtime/parquetio (Snapshot.Scan), and reads the
+// change data feed between versions (ReadChangeFeed).
 package delta
 
 import (
@@ -21,7 +25,8 @@ import (
 )
 
 // EngineInfo is written as commitInfo.engineInfo ("pipegen/<version>").
-// The runtime sets it to its own version at start-up.
+// Package runtime owns the version and should set this at start-up
+// (delta cannot import runtime).
 var EngineInfo = "pipegen/dev"
 
 // Action is one line of a commit file: exactly one of its fields is set
