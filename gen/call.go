@@ -28,7 +28,9 @@ type scalarImpl struct {
 	// argument is a DECIMAL and decimalSuffix is set.
 	impl          string
 	decimalSuffix bool
-	// tryOf names the function whose failures this try_ variant turns into NULL.
+	// decimalImpl, when set, replaces impl for DECIMAL arguments.
+	decimalImpl string
+	// try turns failures into NULL (the try_ variants).
 	try bool
 }
 
@@ -119,13 +121,22 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	if !ok {
 		c.unsupported(e.Pos, "function %s", e.Func)
 	}
+	if e.Func == "round" && len(e.Args) == 1 {
+		// round(x) is round(x, 0).
+		e = &sql.Call{Func: e.Func, Args: append(e.Args, &sql.Literal{Value: int32(0), Type: types.IntType}), Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}
+	}
 	args := make([]val, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = b.bind(c.compile(b, a))
 	}
 	name := impl.impl
-	if impl.decimalSuffix && len(args) > 0 && args[0].t.Kind == types.DecimalKind {
-		name += "Decimal"
+	if len(args) > 0 && args[0].t.Kind == types.DecimalKind {
+		switch {
+		case impl.decimalImpl != "":
+			name = impl.decimalImpl
+		case impl.decimalSuffix:
+			name += "Decimal"
+		}
 	}
 	goArgs := make([]jen.Code, 0, len(args)+3)
 	for _, a := range args {
@@ -249,7 +260,7 @@ func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	ok := okAnd(x, i)
 	v, found := b.fn.tmp("v"), b.fn.tmp("found")
 	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ElementAt").Call(x.v.Clone(), i.v.Clone()))
-	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArrayIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(b.fail(jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
 	return c.unwrapElem(val{v: jen.Id(v), ok: ok, t: *x.t.Elem}, x.t.ContainsNull, b)
 }
 

@@ -56,6 +56,9 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 	if widens(from, to) {
 		return val{v: c.reg.baseType(to).Call(x.v.Clone()), ok: x.ok, t: to}
 	}
+	if from.Kind == types.FloatKind && to.Kind == types.StringKind {
+		return val{v: jen.Qual(pkgSQLFn, "CastFloat32String").Call(x.v.Clone()), ok: x.ok, t: to}
+	}
 	src := x.v.Clone()
 	switch from.Kind {
 	case types.ByteKind, types.ShortKind, types.IntKind:
@@ -78,8 +81,12 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 		if e.Try {
 			res = val{v: jen.Id(v), ok: andOK(cloneOK(x.ok), jen.Id(good)), t: to}
 		} else {
+			errFn := "ErrCastOverflow"
+			if from.Kind == types.StringKind {
+				errFn = "ErrCastInvalid"
+			}
 			b.add(jen.If(okCond(x.ok, jen.Op("!").Id(good))).Block(b.fail(
-				jen.Qual(pkgSQLFn, "ErrCastInvalid").Call(jen.Qual(pkgSQLFn, "Format"+castName(from)).Call(src.Clone()), jen.Lit(from.String()), jen.Lit(to.String())))))
+				jen.Qual(pkgSQLFn, errFn).Call(formatValue(from, src), jen.Lit(from.String()), jen.Lit(to.String())))))
 			res = val{v: jen.Id(v), ok: cloneOK(x.ok), t: to}
 		}
 	} else {
@@ -94,8 +101,12 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 		if e.Try {
 			return val{v: jen.Id(n), ok: andOK(cloneOK(r.ok), jen.Id(good)), t: to}
 		}
+		errFn := "ErrCastOverflow"
+		if from.Kind == types.StringKind {
+			errFn = "ErrCastInvalid"
+		}
 		b.add(jen.If(okCond(r.ok, jen.Op("!").Id(good))).Block(b.fail(
-			jen.Qual(pkgSQLFn, "ErrCastOverflow").Call(jen.Qual(pkgSQLFn, "Format"+castName(from)).Call(src.Clone()), jen.Lit(from.String()), jen.Lit(to.String())))))
+			jen.Qual(pkgSQLFn, errFn).Call(formatValue(from, src), jen.Lit(from.String()), jen.Lit(to.String())))))
 		return val{v: jen.Id(n), ok: cloneOK(r.ok), t: to}
 	case types.FloatKind:
 		return val{v: jen.Float32().Call(res.v), ok: res.ok, t: to}
@@ -142,4 +153,13 @@ func castCanFail(from, to types.Type) bool {
 		return from.Kind == types.StringKind || from.IsNumeric()
 	}
 	return true
+}
+
+// formatValue returns the Go expression rendering the value x of type t
+// for an error message (sqlfn.Format<Kind>; decimals with their scale).
+func formatValue(t types.Type, x *jen.Statement) *jen.Statement {
+	if t.Kind == types.DecimalKind {
+		return jen.Qual(pkgSQLFn, "FormatDecimal").Call(x.Clone(), jen.Lit(t.Scale))
+	}
+	return jen.Qual(pkgSQLFn, "Format"+castName(t)).Call(x.Clone())
 }

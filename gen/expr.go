@@ -450,7 +450,7 @@ func (c *exprCompiler) decimalArith(b *block, e *sql.Binary, l, r val) val {
 	b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(
 		l.v.Clone(), jen.Lit(l.t.Scale), r.v.Clone(), jen.Lit(r.t.Scale), jen.Lit(e.Type.Precision), jen.Lit(e.Type.Scale)))
 	ok := okAnd(l, r)
-	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(b.fail(jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(e.Type.String()), l.v.Clone(), r.v.Clone()))))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(b.fail(jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(e.Type.String()), formatValue(l.t, l.v), formatValue(r.t, r.v)))))
 	return val{v: jen.Id(res), ok: ok, t: e.Type}
 }
 
