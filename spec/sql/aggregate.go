@@ -146,8 +146,17 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 		return nil
 	}
 	exprs := make([]Expr, len(p1))
+	starFailed := map[int]bool{}
 	for i, e := range p1 {
+		n := len(c.errs)
 		exprs[i] = c.lowerAgg(e, st)
+		if it := items[i]; it.ast == nil && len(c.errs) > n {
+			// One error for a *, not one for each of its columns.
+			if starFailed[it.pos] {
+				c.errs = c.errs[:n]
+			}
+			starFailed[it.pos] = true
+		}
 	}
 	agg := &Aggregate{Input: input, GroupingSets: sets}
 	var below Plan = agg

@@ -172,7 +172,9 @@ func (c *checker) query(q *queryStmt, env *cteEnv) Plan {
 	for _, w := range q.with {
 		p := c.query(w.query, env)
 		if p == nil {
+			// Keep the name bound so that reading it reports nothing more.
 			failed = true
+			env = &cteEnv{name: w.name.name, parent: env}
 			continue
 		}
 		env = &cteEnv{name: w.name.name, plan: p, cols: c.renamed(p.Output(), w.columns, fmt.Sprintf("WITH query %q", w.name.name)), parent: env}
@@ -452,6 +454,9 @@ func (c *checker) table(t *tableRef, env *cteEnv) (Plan, *scope) {
 	name := strings.Join(t.parts, ".")
 	if len(t.parts) == 1 {
 		if w := env.lookup(t.parts[0]); w != nil {
+			if w.plan == nil {
+				return nil, nil
+			}
 			return w.plan, newScope(c.renamed(w.cols, t.columns, fmt.Sprintf("%q", name)), qual)
 		}
 	}
@@ -470,7 +475,7 @@ func (c *checker) table(t *tableRef, env *cteEnv) (Plan, *scope) {
 	var p Plan
 	if rel.Kind == TemporaryViewRelation {
 		if rel.View == nil {
-			c.errorf(t.pos, t.end, "", "fix the view's query first", "temporary view %q has no checked query", rel.Name)
+			c.errorf(t.pos, t.end, "", "fix the view's query first", "temporary view %q does not check, so queries reading it cannot be checked", rel.Name)
 			return nil, nil
 		}
 		p = rel.View

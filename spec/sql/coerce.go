@@ -68,11 +68,16 @@ func boundedDecimal(p, s int) types.Type {
 }
 
 // widerDecimal is DecimalPrecision.widerDecimalType: a DECIMAL that holds
-// every value of both.
+// every value of both. Beyond 38 digits it keeps the integral digits and
+// gives up scale (DecimalType.boundedPreferIntegralDigits, Spark 4.0's
+// default since SPARK-45905).
 func widerDecimal(a, b types.Type) types.Type {
 	scale := max(a.Scale, b.Scale)
-	rng := max(a.Precision-a.Scale, b.Precision-b.Scale)
-	return boundedDecimal(rng+scale, scale)
+	p := max(a.Precision-a.Scale, b.Precision-b.Scale) + scale
+	if p <= types.MaxDecimalPrecision {
+		return types.DecimalOf(p, scale)
+	}
+	return types.DecimalOf(types.MaxDecimalPrecision, max(0, scale-(p-types.MaxDecimalPrecision)))
 }
 
 // adjustPrecisionScale is DecimalType.adjustPrecisionScale with

@@ -36,7 +36,7 @@ func suggest(name string, candidates []string) string {
 			best, bestDist = c, d
 		}
 	}
-	if bestDist < 0 || bestDist > max(1, (len(name)+1)/3) {
+	if bestDist < 0 || bestDist > (len([]rune(name))+1)/3 {
 		return ""
 	}
 	return best

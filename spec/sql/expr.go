@@ -128,11 +128,24 @@ func (c *checker) name(e *nameExpr, ctx *exprCtx) Expr {
 				return a
 			}
 		}
-		s, _ := e.span()
-		c.errorf(s, e.parts[min(len(e.parts)-1, max(used, 0))].end, rerr.code, rerr.hint, "%s", rerr.msg)
-		if rerr.code == "UNRESOLVED_COLUMN" {
-			c.errs[len(c.errs)-1].End = e.parts[len(e.parts)-1].end
+		if rerr.code == "UNRESOLVED_COLUMN" && c.cat != nil {
+			// A name that is no column is a pipeline parameter, as a bare
+			// name resolves to a session variable after columns in Spark.
+			if t, ok := c.cat.Param(e.parts[0].name); ok {
+				var x Expr = &ParamRef{Name: e.parts[0].name, Type: t}
+				for _, f := range e.parts[1:] {
+					if x = c.field(x, f); isBad(x) {
+						return bad
+					}
+				}
+				return x
+			}
 		}
+		s, end := e.span()
+		if used > 0 {
+			end = e.parts[used-1].end
+		}
+		c.errorf(s, end, rerr.code, rerr.hint, "%s", rerr.msg)
 		return bad
 	}
 	col := ctx.sc.cols[idx]
@@ -755,6 +768,12 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return bad
 	}
 	fn := LookupFunction(name)
+	for _, a := range e.args {
+		if l, ok := a.(*lambdaExpr); ok && fn == nil {
+			c.errorf(e.name.pos, l.pos, "UNSUPPORTED_FEATURE", "", "higher-order functions such as %s are not supported yet", name)
+			return bad
+		}
+	}
 	if fn == nil {
 		hint := ""
 		if s := suggest(name, functionNames()); s != "" {

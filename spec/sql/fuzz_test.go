@@ -43,3 +43,53 @@ func FuzzParse(f *testing.F) {
 		ParseType(text)
 	})
 }
+
+// checkSeeds are queries over newTestCatalog's relations.
+var checkSeeds = []string{
+	"SELECT customer_id, sum(amount) AS total FROM orders_silver WHERE amount > 0 GROUP BY customer_id HAVING count(*) > 1 ORDER BY total DESC LIMIT 5",
+	"SELECT t1.a, t2.b FROM t1 JOIN t2 ON t2.id = t1.id AND t1.a > 'x' AND t1.x + 1 = t2.x",
+	"SELECT id, a, b FROM t1 FULL JOIN t2 USING (id)",
+	"SELECT * FROM t1 NATURAL JOIN t2",
+	"SELECT a FROM t1 ORDER BY x, upper(a)",
+	"SELECT i FROM nums UNION ALL SELECT l FROM nums UNION SELECT NULL",
+	"SELECT str, bool, count(*) FROM nums GROUP BY CUBE(str, bool)",
+	"WITH a AS (SELECT id FROM t1) SELECT x.id FROM a x JOIN a y ON x.id = y.id",
+	"SELECT d52 * d102, d380 / d3818, str + 1, dt + 1, ts - dt, iv * 2, arr[0], m['k'], st.x FROM nums",
+	"SELECT coalesce(i, l), if(bool, i, d), nullif(str, ''), CASE i WHEN 1 THEN 'a' END, i BETWEEN 1 AND 2 FROM nums",
+	"SELECT * FROM VALUES (1, 'a'), (2.5, NULL) AS v(n, s)",
+	"SELECT '${env}-x', ${limit} + 1, env FROM nums",
+	"SELECT * EXCEPT (x) FROM t1 LEFT ANTI JOIN t2 USING (id)",
+}
+
+func FuzzCheck(f *testing.F) {
+	for _, s := range append(checkSeeds, parseSeeds...) {
+		f.Add(s)
+	}
+	cat := newTestCatalog()
+	p, _ := ParseQuery("SELECT order_id, amount FROM orders_silver WHERE amount > 100")
+	view, _ := Check(p, cat)
+	cat.rels["big_orders"] = &Relation{Name: "big_orders", Kind: TemporaryViewRelation, Columns: view.Output(), View: view}
+	cols := cat.rels["nums"].Columns
+	f.Fuzz(func(t *testing.T, text string) {
+		if q, errs := ParseQuery(text); errs == nil {
+			plan, errs := Check(q, cat)
+			if (plan == nil) == (len(errs) == 0) {
+				t.Fatalf("Check(%q): plan %v with %d errors", text, plan != nil, len(errs))
+			}
+			for _, e := range errs {
+				if e.Offset < 0 || e.Offset > len(text) || e.End > len(text) || e.Message == "" {
+					t.Fatalf("Check(%q): bad error %+v", text, e)
+				}
+			}
+			if plan != nil {
+				FormatPlan(plan)
+			}
+		}
+		if pe, errs := ParseExpr(text); errs == nil {
+			e, errs := CheckExpr(pe, cols, cat)
+			if (e == nil) == (len(errs) == 0) {
+				t.Fatalf("CheckExpr(%q): expr %v with %d errors", text, e != nil, len(errs))
+			}
+		}
+	})
+}

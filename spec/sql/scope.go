@@ -97,7 +97,7 @@ func (s *scope) resolve(parts []ident) (int, int, *resolveError) {
 			for i, f := range found {
 				names[i] = s.cols[f].qualified()
 			}
-			return 0, 0, &resolveError{code: "AMBIGUOUS_REFERENCE",
+			return 0, k + 1, &resolveError{code: "AMBIGUOUS_REFERENCE",
 				msg:  fmt.Sprintf("reference %q is ambiguous: it could be %s", joinIdents(parts[:k+1]), strings.Join(names, " or ")),
 				hint: "qualify it with the table name or alias"}
 		}
@@ -148,6 +148,25 @@ func joinIdents(ids []ident) string {
 		names[i] = id.name
 	}
 	return strings.Join(names, ".")
+}
+
+// qualHint suggests a table qualifier for an unknown t.*.
+func (s *scope) qualHint(qual []ident) string {
+	var quals []string
+	seen := map[string]bool{}
+	for _, c := range s.cols {
+		if len(c.qual) > 0 && !seen[strings.ToLower(c.qual[len(c.qual)-1])] {
+			seen[strings.ToLower(c.qual[len(c.qual)-1])] = true
+			quals = append(quals, c.qual[len(c.qual)-1])
+		}
+	}
+	if s := suggest(joinIdents(qual), quals); s != "" {
+		return fmt.Sprintf("did you mean %q?", s)
+	}
+	if len(quals) == 0 {
+		return "the query reads no named tables here"
+	}
+	return "tables: " + strings.Join(quals, ", ")
 }
 
 // starColumns returns the indexes `*` (qual empty) or `qual.*` expands to:

@@ -63,7 +63,9 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 func (c *checker) item(it selItem, ctx *exprCtx) Expr {
 	if it.ast == nil {
 		col := ctx.sc.cols[it.col]
-		return &ColumnRef{Index: it.col, Name: col.Name, Type: col.Type, Nullable: col.Nullable}
+		ref := &ColumnRef{Index: it.col, Name: col.Name, Type: col.Type, Nullable: col.Nullable}
+		c.colSpans[ref] = [2]int{it.pos, it.end}
+		return ref
 	}
 	return c.expr(it.ast, ctx)
 }
@@ -92,7 +94,7 @@ func (c *checker) expandItems(s *selectStmt, sc *scope) []selItem {
 		cols := sc.starColumns(st.qual)
 		if len(cols) == 0 {
 			if len(st.qual) > 0 {
-				c.errorf(st.pos, st.end, "CANNOT_RESOLVE_STAR_EXPAND", sc.hint(st.qual), "%s.* does not name a table of the query", joinIdents(st.qual))
+				c.errorf(st.pos, st.end, "CANNOT_RESOLVE_STAR_EXPAND", sc.qualHint(st.qual), "%s.* does not name a table of the query", joinIdents(st.qual))
 			} else {
 				c.errorf(st.pos, st.end, "INVALID_USAGE_OF_STAR_OR_REGEX", "name the values, or add FROM", "* needs a FROM clause with columns")
 			}

@@ -1,0 +1,122 @@
+package sql
+
+import "testing"
+
+// TestCheckErrors checks every kind of error Check reports, with its
+// position, Spark error class, message and hint.
+func TestCheckErrors(t *testing.T) {
+	tests := []struct{ query, want string }{
+		// Names.
+		{"SELECT amout FROM orders_silver", `7-12 UNRESOLVED_COLUMN column "amout" does not exist (did you mean "amount"?)`},
+		{"SELECT o.amout FROM orders_silver o", `7-14 UNRESOLVED_COLUMN column "o.amout" does not exist (did you mean "o.amount"?)`},
+		{"SELECT zzz FROM t1", `7-10 UNRESOLVED_COLUMN column "zzz" does not exist (available columns: id, a, x)`},
+		{"SELECT x.a FROM t1", `9-10 INVALID_EXTRACT_BASE_FIELD_TYPE cannot read field "a" of a BIGINT value`},
+		{"SELECT * FROM ordres", `14-20 TABLE_OR_VIEW_NOT_FOUND table or view "ordres" does not exist`},
+		{"WITH orders AS (SELECT 1) SELECT * FROM ordres", `40-46 TABLE_OR_VIEW_NOT_FOUND table or view "ordres" does not exist (did you mean "orders"?)`},
+		{"SELECT id FROM t1 JOIN t2 ON t1.id = t2.id", `7-9 AMBIGUOUS_REFERENCE reference "id" is ambiguous: it could be t1.id or t2.id (qualify it with the table name or alias)`},
+		{"SELECT t1.id FROM t1 JOIN t1 ON TRUE", `7-12 AMBIGUOUS_REFERENCE reference "t1.id" is ambiguous: it could be t1.id or t1.id (qualify it with the table name or alias)`},
+		{"SELECT st.z FROM nums", `10-11 FIELD_NOT_FOUND field "z" does not exist in STRUCT<x: INT NOT NULL, y: STRING>`},
+		{"SELECT st.X, st.yy FROM nums", `16-18 FIELD_NOT_FOUND field "yy" does not exist in STRUCT<x: INT NOT NULL, y: STRING> (did you mean "y"?)`},
+		{"SELECT i.x FROM nums", `9-10 INVALID_EXTRACT_BASE_FIELD_TYPE cannot read field "x" of a INT value`},
+		{"SELECT items.sku FROM raw_orders", `13-16 INVALID_EXTRACT_BASE_FIELD_TYPE cannot read field "sku" of a ARRAY<STRUCT<sku: STRING, qty: INT>> value (reading a field of every array element is not supported yet)`},
+		{"SELECT u.* FROM t1", `7-10 CANNOT_RESOLVE_STAR_EXPAND u.* does not name a table of the query (tables: t1)`},
+		{"SELECT t.* FROM t1 AS tt", `7-10 CANNOT_RESOLVE_STAR_EXPAND t.* does not name a table of the query (tables: tt)`},
+		{"SELECT *", `7-8 INVALID_USAGE_OF_STAR_OR_REGEX * needs a FROM clause with columns (name the values, or add FROM)`},
+		{"SELECT * EXCEPT (zz) FROM t1", `17-19 UNRESOLVED_COLUMN column "zz" does not exist (available columns: id, a, x)`},
+		{"SELECT count(t1.*) FROM t1", `13-17 INVALID_USAGE_OF_STAR_OR_REGEX '*' is not allowed here (use * only in the SELECT list or in count(*))`},
+		{"SELECT ${nope}", `7-14 UNBOUND_SQL_PARAMETER parameter "nope" is not defined (declare it under parameters:)`},
+		{"SELECT 'a${nope}'", `9-16 UNBOUND_SQL_PARAMETER parameter "nope" is not defined (declare it under parameters:)`},
+		{"SELECT * FROM t1 JOIN t2 USING (zz)", `32-34 UNRESOLVED_USING_COLUMN_FOR_JOIN USING column "zz" does not exist on the left side of the join`},
+		{"SELECT * FROM t1 JOIN raw_orders USING (id)", `40-42 UNRESOLVED_USING_COLUMN_FOR_JOIN USING column "id" does not exist on the right side of the join`},
+		{"SELECT a FROM (SELECT 1 AS a, 2 AS b) s(x)", `40-41 ASSIGNMENT_ARITY_MISMATCH "s" has 2 columns but 1 names are given`},
+		// Output names.
+		{"SELECT a, x AS A FROM t1", `10-16 COLUMN_ALREADY_EXISTS column "A" appears twice in the query's output (give one of them another name with AS)`},
+		{"SELECT t1.x, t2.x FROM t1, t2", `13-17 COLUMN_ALREADY_EXISTS column "x" appears twice in the query's output (give one of them another name with AS)`},
+		// Types.
+		{"SELECT * FROM t1 WHERE x", `23-24 DATATYPE_MISMATCH the WHERE condition must be BOOLEAN, not BIGINT`},
+		{"SELECT i + bool FROM nums", `9-10 DATATYPE_MISMATCH the + operator cannot be applied to INT and BOOLEAN`},
+		{"SELECT dt + dt FROM nums", `10-11 DATATYPE_MISMATCH the + operator cannot be applied to DATE and DATE (add or subtract an INTERVAL or a number of days)`},
+		{"SELECT i = bool FROM nums", `9-10 DATATYPE_MISMATCH cannot compare INT with BOOLEAN (cast one side to the other's type)`},
+		{"SELECT m = m FROM nums", `9-10 DATATYPE_MISMATCH values of type MAP<STRING, BIGINT> cannot be compared`},
+		{"SELECT upper(arr) FROM nums", `13-16 DATATYPE_MISMATCH argument 1 of upper must be STRING, not ARRAY<INT>`},
+		{"SELECT sum(str), sum(dt) FROM nums", `21-23 DATATYPE_MISMATCH argument 1 of sum must be numeric, not DATE`},
+		{"SELECT CAST(dt AS INT) FROM nums", `12-14 DATATYPE_MISMATCH cannot cast DATE to INT`},
+		{"SELECT NOT i FROM nums", `11-12 DATATYPE_MISMATCH the operand of NOT must be BOOLEAN, not INT`},
+		{"SELECT i AND bool FROM nums", `7-8 DATATYPE_MISMATCH the left operand of AND must be BOOLEAN, not INT`},
+		{"SELECT coalesce(i, bool) FROM nums", `7-24 DATATYPE_MISMATCH the arguments of coalesce have no common type: INT, BOOLEAN (cast the arguments to one type)`},
+		{"SELECT CASE WHEN bool THEN 1 ELSE dt END FROM nums", `7-40 DATATYPE_MISMATCH the values of CASE have no common type: INT, DATE (cast the values to one type)`},
+		{"SELECT i IN (1, dt) FROM nums", `9-19 DATATYPE_MISMATCH the values of IN must have a common type with the value: INT, INT, DATE`},
+		{"SELECT round(d, i) FROM nums", `16-17 DATATYPE_MISMATCH argument 2 of round must be a constant INT`},
+		{"SELECT named_struct(str, 1) FROM nums", `20-23 DATATYPE_MISMATCH argument 1 of named_struct must be a constant STRING`},
+		{"SELECT arr['x'] FROM nums", ``},
+		{"SELECT arr[dt] FROM nums", `11-13 DATATYPE_MISMATCH an array index must be an integer, not DATE`},
+		{"SELECT m[1] FROM nums", `9-10 DATATYPE_MISMATCH a key of MAP<STRING, BIGINT> must be STRING, not INT`},
+		{"SELECT i[0] FROM nums", `7-11 DATATYPE_MISMATCH cannot subscript a INT value`},
+		{"SELECT str LIKE 'a' ESCAPE 'ab' FROM nums", `27-31 INVALID_ESCAPE_CHAR the ESCAPE string must be one character, not "ab"`},
+		{"SELECT arr LIKE 'a' FROM nums", `7-10 DATATYPE_MISMATCH LIKE needs STRING operands, not ARRAY<INT>`},
+		{"SELECT bool || arr FROM nums", `12-14 DATATYPE_MISMATCH the || operator cannot join BOOLEAN and ARRAY<INT>`},
+		{"SELECT str & 1 FROM nums", `11-12 DATATYPE_MISMATCH the & operator needs integral operands, not STRING and INT`},
+		// Functions.
+		{"SELECT upperr(a) FROM t1", `7-13 UNRESOLVED_ROUTINE function "upperr" does not exist (did you mean "upper"?)`},
+		{"SELECT frobnicate(a) FROM t1", `7-17 UNRESOLVED_ROUTINE function "frobnicate" does not exist`},
+		{"SELECT upper(a, a) FROM t1", `7-18 WRONG_NUM_ARGS upper takes 1 argument, not 2`},
+		{"SELECT substring(a) FROM t1", `7-19 WRONG_NUM_ARGS substring takes 2 to 3 arguments, not 1`},
+		{"SELECT greatest(a) FROM t1", `7-18 WRONG_NUM_ARGS greatest takes at least 2 arguments, not 1`},
+		{"SELECT map('a') FROM t1", `7-15 WRONG_NUM_ARGS map takes arguments in groups of 2, not 1`},
+		{"SELECT count() FROM t1", `7-14 WRONG_NUM_ARGS count takes at least 1 argument (write count(*) to count rows)`},
+		{"SELECT upper(DISTINCT a) FROM t1", `7-24  DISTINCT is only allowed in aggregate functions, not in upper`},
+		{"SELECT sum(*) FROM t1", `7-13 INVALID_USAGE_OF_STAR_OR_REGEX '*' is only allowed in count(*)`},
+		// Aggregation.
+		{"SELECT customer_id, amount FROM orders_silver GROUP BY customer_id", `20-26 MISSING_AGGREGATION column "amount" is neither grouped nor aggregated (add it to GROUP BY, or aggregate it, e.g. any_value(amount))`},
+		{"SELECT * FROM t1 GROUP BY id", `7-8 MISSING_AGGREGATION column "a" is neither grouped nor aggregated (add it to GROUP BY, or aggregate it, e.g. any_value(a))`},
+		{"SELECT a, count(*) FROM t1", `7-8 MISSING_GROUP_BY column "a" is read outside an aggregate function in a query without GROUP BY (add GROUP BY a, or aggregate it, e.g. any_value(a))`},
+		{"SELECT id FROM t1 GROUP BY id HAVING a > 'x'", `37-38 MISSING_AGGREGATION column "a" is neither grouped nor aggregated (add it to GROUP BY, or aggregate it, e.g. any_value(a))`},
+		{"SELECT id FROM t1 GROUP BY id ORDER BY a", `39-40 MISSING_AGGREGATION column "a" is neither grouped nor aggregated (add it to GROUP BY, or aggregate it, e.g. any_value(a))`},
+		{"SELECT sum(sum(x)) FROM t1", `11-17 NESTED_AGGREGATE_FUNCTION aggregate function sum cannot be used inside another aggregate function (compute the inner aggregate in a subquery)`},
+		{"SELECT a FROM t1 WHERE sum(x) > 0", `23-29 INVALID_WHERE_CONDITION aggregate function sum is not allowed in WHERE (filter groups with HAVING)`},
+		{"SELECT a FROM t1 GROUP BY sum(x)", `26-32 GROUP_BY_AGGREGATE aggregate function sum is not allowed in GROUP BY`},
+		{"SELECT sum(x) AS s FROM t1 GROUP BY s", `36-37 GROUP_BY_AGGREGATE GROUP BY cannot use an aggregate function`},
+		{"SELECT a, sum(x) FROM t1 GROUP BY 3", `34-35 GROUP_BY_POS_OUT_OF_RANGE GROUP BY position 3 is not in the select list (the SELECT list has 2 items)`},
+		{"SELECT a, sum(x) FROM t1 GROUP BY 2", `34-35 GROUP_BY_POS_AGGREGATE GROUP BY position 2 refers to an aggregate function`},
+		{"SELECT a FROM t1 JOIN t2 ON count(*) > 0", `28-36  aggregate function count is not allowed in a JOIN condition`},
+		{"SELECT a FROM t1 ORDER BY 2", `26-27 ORDER_BY_POS_OUT_OF_RANGE ORDER BY position 2 is not in the select list (use 1 to 1)`},
+		{"SELECT DISTINCT a FROM t1 ORDER BY x", `35-36 UNRESOLVED_COLUMN column "x" does not exist (available columns: a)`},
+		{"SELECT m FROM nums ORDER BY m", `28-29 DATATYPE_MISMATCH values of type MAP<STRING, BIGINT> cannot be ordered`},
+		// Set operations and VALUES.
+		{"SELECT 1, 2 UNION ALL SELECT 3", `22-22 NUM_COLUMNS_MISMATCH UNION ALL can only combine inputs with the same number of columns: the first has 2, input 2 has 1`},
+		{"SELECT 1 AS a UNION SELECT true", `20-20 INCOMPATIBLE_COLUMN_TYPE UNION cannot combine column 1 ("a") of type INT with type BOOLEAN in input 2 (cast the column to one type)`},
+		{"VALUES (1, 2), (3)", `0-18 INVALID_INLINE_TABLE row 2 of VALUES has 1 values, the first row 2 (give every row the same number of values)`},
+		{"VALUES (1), (true)", `0-18 INVALID_INLINE_TABLE column 1 of VALUES has no common type: INT, BOOLEAN`},
+		{"VALUES (a)", `8-9 UNRESOLVED_COLUMN column "a" does not exist (the query reads no columns here)`},
+		{"SELECT a FROM t1 LIMIT -1", `23-25 INVALID_LIMIT_LIKE_EXPRESSION LIMIT must be a non-negative integer constant (write a number such as LIMIT 100)`},
+		{"SELECT a FROM t1 LIMIT id", `23-25 UNRESOLVED_COLUMN column "id" does not exist (the query reads no columns here)`},
+		// Not supported yet.
+		{"SELECT a, row_number() OVER (ORDER BY x) FROM t1", `10-40 UNSUPPORTED_FEATURE window functions are not supported yet`},
+		{"SELECT transform(arr, x -> x + 1) FROM nums", `7-22 UNSUPPORTED_FEATURE higher-order functions such as transform are not supported yet`},
+		{"SELECT upper(x -> x) FROM nums", `13-19 UNSUPPORTED_FEATURE lambda functions are not supported yet`},
+		{"SELECT (SELECT 1) FROM t1", `7-17 UNSUPPORTED_FEATURE subqueries in expressions are not supported yet (use a JOIN)`},
+		{"SELECT a FROM t1 WHERE id IN (SELECT id FROM t2)", `26-48 UNSUPPORTED_FEATURE IN (subquery) is not supported yet (use a LEFT SEMI JOIN)`},
+		{"SELECT a FROM t1 INTERSECT SELECT b FROM t2", `17-26 UNSUPPORTED_FEATURE INTERSECT is not supported yet`},
+		{"SELECT a FROM t1 QUALIFY x > 1", `25-30 UNSUPPORTED_FEATURE QUALIFY is not supported yet: it needs window functions`},
+		{"SELECT a FROM t1 LIMIT 1 OFFSET 1", `32-33 UNSUPPORTED_FEATURE OFFSET is not supported yet`},
+		// Several errors are reported at once.
+		{"SELECT amout, upperr(a), a + true FROM t1 WHERE x", `7-12 UNRESOLVED_COLUMN column "amout" does not exist (available columns: id, a, x); ` +
+			`14-20 UNRESOLVED_ROUTINE function "upperr" does not exist (did you mean "upper"?); ` +
+			`27-28 DATATYPE_MISMATCH the + operator cannot be applied to STRING and BOOLEAN; ` +
+			`48-49 DATATYPE_MISMATCH the WHERE condition must be BOOLEAN, not BIGINT`},
+		{"WITH a AS (SELECT zz FROM t1) SELECT * FROM a JOIN nope ON TRUE", `18-20 UNRESOLVED_COLUMN column "zz" does not exist (available columns: id, a, x); ` +
+			`51-55 TABLE_OR_VIEW_NOT_FOUND table or view "nope" does not exist`},
+		{"SELECT * FROM broken", `14-20  temporary view "broken" does not check, so queries reading it cannot be checked (fix the view's query first)`},
+	}
+	cat := newTestCatalog()
+	cat.rels["broken"] = &Relation{Name: "broken", Kind: TemporaryViewRelation}
+	for _, tt := range tests {
+		p, errs := checkText(t, cat, tt.query)
+		if got := errString(errs); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.query, got, tt.want)
+		}
+		if p != nil && errs != nil {
+			t.Errorf("%s: a plan with errors", tt.query)
+		}
+	}
+}
