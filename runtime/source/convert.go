@@ -54,12 +54,10 @@ var float64pow10 = [...]float64{
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 }
 
-// parseJSONFloat converts a JSON number token (already validated) to a
-// float64. Short decimals take an exact fast path (mantissa below 2^53 and a
-// power of ten up to 22 are both exact, so one multiplication or division
-// rounds correctly); the rest go to strconv, which rounds correctly too.
-// Out-of-range values become ±Inf, as Java's Double.parseDouble gives.
-func parseJSONFloat(b []byte) float64 {
+// fastFloat converts -?digits[.digits] with at most 15 digits exactly: the
+// mantissa is below 2^53 and the power of ten at most 10^22, both exact in
+// a float64, so one division rounds correctly. ok is false for other text.
+func fastFloat(b []byte) (float64, bool) {
 	i, neg := 0, false
 	if len(b) > 0 && b[0] == '-' {
 		neg, i = true, 1
@@ -70,18 +68,28 @@ func parseJSONFloat(b []byte) float64 {
 		m = m*10 + uint64(b[i]-'0')
 		nd++
 	}
-	if i < len(b) && b[i] == '.' {
+	if i < len(b) && b[i] == '.' && nd > 0 {
 		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
 			m = m*10 + uint64(b[i]-'0')
 			nd++
 			frac++
 		}
 	}
-	if i == len(b) && nd <= 15 && frac <= 22 {
-		f := float64(m) / float64pow10[frac]
-		if neg {
-			f = -f
-		}
+	if i != len(b) || nd == 0 || nd > 15 || frac == 0 && b[len(b)-1] == '.' {
+		return 0, false
+	}
+	f := float64(m) / float64pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// parseJSONFloat converts a JSON number token (already validated) to a
+// float64, correctly rounded; out-of-range values become ±Inf, as Java's
+// Double.parseDouble gives.
+func parseJSONFloat(b []byte) float64 {
+	if f, ok := fastFloat(b); ok {
 		return f
 	}
 	f, _ := strconv.ParseFloat(bytesString(b), 64)
@@ -93,6 +101,9 @@ func parseJSONFloat(b []byte) float64 {
 // Java's Double.parseDouble (surrounding whitespace, "Infinity", a trailing
 // d/D/f/F type suffix). Hexadecimal floats are accepted as by Java.
 func parseFloatText(b []byte, bitSize int) (float64, bool) {
+	if f, ok := fastFloat(b); ok && bitSize == 64 {
+		return f, true
+	}
 	b = bytes.TrimFunc(b, func(r rune) bool { return r <= ' ' })
 	switch string(b) {
 	case "NaN":

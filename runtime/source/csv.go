@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -73,9 +74,10 @@ type CSVDecoder struct {
 	expect   int      // fields per record; -1 until the header is read
 	extra    []bool   // field index -> not mapped to a column (rescued)
 
-	rec     []byte // the current record's text, with its line terminator
-	recLine int    // physical line where it starts
-	fields  []csvField
+	rec      []byte // the current record's text, with its line terminator
+	recLine  int    // physical line where it starts
+	recASCII bool   // rec holds only ASCII bytes: no UTF-8 check needed
+	fields   []csvField
 }
 
 // NewCSVDecoder returns a decoder for the CSV content of file read from r,
@@ -390,9 +392,23 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 // takeRecord makes buf[start:end] the current record and consumes it.
 func (d *CSVDecoder) takeRecord(buf []byte, start, end, skipped, recLines int) {
 	d.rec = buf[start:end]
+	d.recASCII = isASCII(d.rec)
 	d.recLine = d.lineNo + skipped + 1
 	d.lineNo += skipped + recLines
 	d.in.pos = end
+}
+
+// isASCII reports whether b has no byte above 0x7f, eight bytes at a time.
+func isASCII(b []byte) bool {
+	var acc uint64
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&0x8080808080808080 == 0
 }
 
 // unquote returns a field's text with doubled and escaped quotes undone.
@@ -469,7 +485,7 @@ func (d *CSVDecoder) String(col int) types.Null[string] {
 		return types.Null[string]{}
 	}
 	t := d.unquote(f)
-	if !utf8.Valid(t) {
+	if !d.recASCII && !utf8.Valid(t) {
 		d.arena.reserve(len(t) + 8)
 		m := d.arena.mark()
 		d.arena.buf = append(d.arena.buf, bytes.ToValidUTF8(t, []byte("\ufffd"))...)
