@@ -103,6 +103,7 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 	p1 := make([]Expr, len(items))
 	for i, it := range items {
 		p1[i] = c.item(it, ctx)
+		items[i].name = resolvedName(it, p1[i])
 	}
 	aliases := aliasMap(items, p1)
 	failed := false
@@ -196,7 +197,7 @@ func (c *checker) groupExpr(g astExpr, items []selItem, p1 []Expr, sc *scope, al
 		c.errorAt(g, "GROUP_BY_AGGREGATE", "", "GROUP BY cannot use an aggregate function")
 		return bad, ""
 	}
-	return e, autoName(g)
+	return e, resolvedName(selItem{ast: g, name: autoName(g)}, e)
 }
 
 // lowerAgg rewrites e, checked over the Aggregate's input, over its output.

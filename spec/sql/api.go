@@ -141,5 +141,6 @@ type Catalog interface {
 	Param(name string) (types.Type, bool)
 }
 
-// ErrNotImplemented is returned by stubs while the package is being built.
+// ErrNotImplemented was returned by the stubs while the package was being
+// built; no function returns it any more.
 var ErrNotImplemented = errors.New("sql: not implemented")

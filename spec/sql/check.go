@@ -42,8 +42,11 @@ func (c *checker) errorAt(e astExpr, code, hint, format string, args ...any) {
 // The output columns of the plan must have distinct names (they become a
 // table's or view's columns).
 func Check(q *Query, cat Catalog) (plan Plan, errs []*Error) {
-	stmt, ok := q.ast.(*queryStmt)
-	if q == nil || !ok {
+	var stmt *queryStmt
+	if q != nil {
+		stmt, _ = q.ast.(*queryStmt)
+	}
+	if stmt == nil {
 		return nil, []*Error{{Message: "query was not parsed", Hint: "call ParseQuery first"}}
 	}
 	c := newChecker(q.text, cat)
@@ -66,8 +69,11 @@ func Check(q *Query, cat Catalog) (plan Plan, errs []*Error) {
 // Aggregate and window functions are not allowed; the caller checks the
 // result type (BOOLEAN for expectations and checks).
 func CheckExpr(e *ParsedExpr, columns []Column, cat Catalog) (Expr, []*Error) {
-	ast, ok := e.ast.(astExpr)
-	if e == nil || !ok {
+	var ast astExpr
+	if e != nil {
+		ast, _ = e.ast.(astExpr)
+	}
+	if ast == nil {
 		return nil, []*Error{{Message: "expression was not parsed", Hint: "call ParseExpr first"}}
 	}
 	c := newChecker(e.text, cat)

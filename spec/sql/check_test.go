@@ -36,6 +36,8 @@ func TestCheckSchemas(t *testing.T) {
 		{"SELECT * EXCEPT (items, amount) FROM raw_orders", "order_id STRING NOT NULL, customer_id STRING, event_ts TIMESTAMP"},
 		{"SELECT o.*, c.name FROM orders_silver o JOIN customers c ON o.customer_id = c.customer_id",
 			"order_id STRING NOT NULL, customer_id STRING, amount DECIMAL(12,2), event_ts TIMESTAMP, order_date DATE, name STRING"},
+		{"SELECT AMOUNT, O.Order_Id, upper(Customer_ID) FROM raw_orders o", "amount DECIMAL(12,2), order_id STRING NOT NULL, `upper(Customer_ID)` STRING"},
+		{"SELECT CUSTOMER_ID, count(*) AS n FROM orders_silver GROUP BY Customer_Id", "customer_id STRING, n BIGINT NOT NULL"},
 		{"SELECT _metadata FROM raw_orders", "_metadata STRUCT<file_path: STRING NOT NULL, file_size: BIGINT NOT NULL> NOT NULL"},
 		// Joins: outer sides become nullable; USING merges the keys.
 		{"SELECT t1.id, t2.id AS id2, a, b FROM t1 LEFT JOIN t2 ON t1.id = t2.id", "id INT NOT NULL, id2 BIGINT, a STRING, b STRING"},

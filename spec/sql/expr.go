@@ -1044,11 +1044,9 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 		fields := make([]types.Field, len(args))
 		for i, a := range args {
 			name := fmt.Sprintf("col%d", i+1)
-			switch x := asts[i].(type) {
-			case *nameExpr:
-				name = x.parts[len(x.parts)-1].name
-			case *fieldExpr:
-				name = x.name.name
+			switch asts[i].(type) {
+			case *nameExpr, *fieldExpr:
+				name = resolvedName(selItem{ast: asts[i], name: autoName(asts[i])}, a)
 			}
 			fields[i] = types.Field{Name: name, Type: a.ResultType(), Nullable: a.IsNullable()}
 		}

@@ -16,6 +16,11 @@ import "github.com/pipegen/pipegen/runtime/types"
 //     source or a table (streaming table or materialized view).
 //   - Pos fields are byte offsets into the SQL text the node came from, for
 //     run-time error messages that name the expression.
+//   - Plans and expressions are immutable once Check returns them, and may
+//     be shared: a WITH query read twice is the same Plan value in both
+//     places. Consumers must not modify them.
+//
+// FormatPlan and FormatExpr (format.go) print them as text.
 
 // Column is one output column of a plan.
 type Column struct {
@@ -67,6 +72,8 @@ type Project struct {
 // Aggregate groups Input by Groups and computes Aggs per group. Output is the
 // group expressions followed by the aggregates. With no Groups it yields
 // exactly one row, even over empty input (Spark's global aggregate).
+// Groups and the arguments and filters of Aggs are over Input's columns;
+// the plan above reads the Aggregate's output (HAVING is a Filter over it).
 type Aggregate struct {
 	Input   Plan
 	Groups  []Expr
@@ -79,6 +86,8 @@ type Aggregate struct {
 }
 
 // AggCall is one aggregate function call, e.g. count(DISTINCT x) FILTER (WHERE c).
+// Func names an aggregate of the function table (LookupFunction); count(*)
+// has no Args. Arguments are already cast to the types the function works on.
 type AggCall struct {
 	Func     string // canonical lower-case name, e.g. "count", "sum"
 	Args     []Expr
@@ -250,6 +259,21 @@ const (
 
 // Binary applies Op to L and R. Both operands already have the types the
 // operator works on (casts inserted); Type is the result type.
+//
+// Operand types, by operator:
+//   - Add, Sub, Mul, Mod, BitAnd, BitOr, BitXor, Concat and the comparisons:
+//     L and R have the same type, except DECIMAL arithmetic.
+//   - DECIMAL arithmetic (Add, Sub, Mul, Div, Mod): L and R are DECIMALs
+//     that may differ in precision and scale; the exact result is rounded
+//     half up to Type (Spark's DecimalPrecision); a value that does not fit
+//     Type is an error (ANSI). IntDiv of DECIMALs yields BIGINT.
+//   - Div of non-DECIMALs: both DOUBLE. IntDiv of non-DECIMALs: both BIGINT.
+//   - Date and time: TIMESTAMP or TIMESTAMP_NTZ L ± INTERVAL R is L's type;
+//     Sub of two DATEs or of two timestamps of one type is an INTERVAL; an
+//     INTERVAL L times or divided by a numeric R (of any numeric type) is
+//     an INTERVAL. DATE ± days is a Call of date_add or date_sub, not a Binary.
+//   - Concat: two STRING, two BINARY or two ARRAY values of one type.
+//   - NullSafeEq (<=>) is never NULL.
 type Binary struct {
 	Op       BinaryOp
 	L, R     Expr
@@ -269,7 +293,10 @@ type Cast struct {
 }
 
 // Call is a scalar function call. Func is the canonical lower-case name from
-// the function table.
+// the function table (LookupFunction); Args are already cast to the types
+// the function works on. coalesce evaluates its arguments lazily, left to
+// right, as Spark does (a later argument that would fail is not evaluated
+// when an earlier one is not NULL).
 type Call struct {
 	Func     string
 	Args     []Expr
@@ -292,7 +319,8 @@ type Case struct {
 	Nullable bool
 }
 
-// In is x [NOT] IN (list...). All items have X's type.
+// In is x [NOT] IN (list...). All items have X's type. With SQL's
+// three-valued logic: NULL when no item matches and X or an item is NULL.
 type In struct {
 	X        Expr
 	List     []Expr
@@ -324,8 +352,9 @@ type FieldRef struct {
 	Nullable bool
 }
 
-// Subscript is x[i]: 0-based array element, or map lookup by key (NULL when
-// absent).
+// Subscript is x[i]: 0-based array element (Index is INT; out of bounds is
+// an error in ANSI mode), or map lookup by key (Index has the key type;
+// NULL when absent).
 type Subscript struct {
 	X, Index Expr
 	Type     types.Type

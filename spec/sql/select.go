@@ -22,6 +22,8 @@ type selItem struct {
 	ast  astExpr // nil for a column from *
 	col  int     // the column a * entry stands for
 	name string
+	// named is set when name is an alias (not derived from the expression).
+	named bool
 	// qual is the qualifier of a plain column reference, so ORDER BY t.c
 	// finds the output column.
 	qual     []string
@@ -54,9 +56,25 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 	exprs := make([]Expr, len(items))
 	for i, it := range items {
 		exprs[i] = c.item(it, ctx)
+		items[i].name = resolvedName(it, exprs[i])
 	}
 	orderExpr := func(e astExpr) Expr { return c.expr(e, &exprCtx{sc: sc, clause: "ORDER BY"}) }
 	return c.finishSelect(input, items, exprs, s.distinct, order, orderExpr)
+}
+
+// resolvedName is the output name of an unaliased column or field
+// reference: the name as the relation spells it, not as the query does.
+func resolvedName(it selItem, e Expr) string {
+	if it.named || it.ast == nil {
+		return it.name
+	}
+	switch x := e.(type) {
+	case *ColumnRef:
+		return x.Name
+	case *FieldRef:
+		return x.Name
+	}
+	return it.name
 }
 
 // item checks one SELECT item.
@@ -79,7 +97,7 @@ func (c *checker) expandItems(s *selectStmt, sc *scope) []selItem {
 			si := selItem{ast: it.expr, pos: 0, end: it.end}
 			si.pos, _ = it.expr.span()
 			if it.alias != nil {
-				si.name = it.alias.name
+				si.name, si.named = it.alias.name, true
 			} else {
 				si.name = autoName(it.expr)
 				if n, ok := it.expr.(*nameExpr); ok && len(n.parts) > 1 {
