@@ -19,7 +19,7 @@ func checkText(t *testing.T, cat Catalog, text string) (Plan, []*Error) {
 // TestCheckSchemas checks the output columns (names, types, nullability)
 // of queries; the expected types are Spark 4's in ANSI mode.
 func TestCheckSchemas(t *testing.T) {
-	tests := []struct{ query, want string }{
+	runCheckCases(t, []checkCase{
 		// DESIGN.md's example pipeline.
 		{"SELECT *, _metadata.file_path AS source_file FROM STREAM(raw_orders)",
 			"order_id STRING NOT NULL, customer_id STRING, amount DECIMAL(12,2), event_ts TIMESTAMP, items ARRAY<STRUCT<sku: STRING, qty: INT>>, source_file STRING NOT NULL"},
@@ -82,17 +82,26 @@ func TestCheckSchemas(t *testing.T) {
 		{"SELECT ${env} AS e, '${env}/x' AS p, ${limit} * 2 AS n", "e STRING NOT NULL, p STRING NOT NULL, n INT NOT NULL"},
 		// Temporary views are inlined.
 		{"SELECT * FROM big_orders", "order_id STRING NOT NULL, amount DECIMAL(12,2)"},
-	}
+	}, func(p Plan) string { return formatColumns(p.Output()) })
+}
+
+// checkCase is a query and the text its plan should show.
+type checkCase struct{ query, want string }
+
+// runCheckCases checks each query over newTestCatalog (with the view
+// big_orders) and compares show(plan) with want.
+func runCheckCases(t *testing.T, cases []checkCase, show func(Plan) string) {
+	t.Helper()
 	cat := newTestCatalog()
 	addView(t, cat, "big_orders", "SELECT order_id, amount FROM orders_silver WHERE amount > 100")
-	for _, tt := range tests {
+	for _, tt := range cases {
 		p, errs := checkText(t, cat, tt.query)
 		if errs != nil {
 			t.Errorf("%s: %s", tt.query, errString(errs))
 			continue
 		}
-		if got := formatColumns(p.Output()); got != tt.want {
-			t.Errorf("%s:\n got %s\nwant %s", tt.query, got, tt.want)
+		if got, want := strings.TrimSpace(show(p)), strings.TrimSpace(tt.want); got != want {
+			t.Errorf("%s:\n got:\n%s\nwant:\n%s", tt.query, got, want)
 		}
 	}
 }

@@ -34,14 +34,17 @@ func FormatExpr(e Expr) string {
 	return b.String()
 }
 
-func writeExprs(b *strings.Builder, es []Expr) {
-	for i, e := range es {
+// writeJoined writes items with write, separated by ", ".
+func writeJoined[T any](b *strings.Builder, items []T, write func(*strings.Builder, T)) {
+	for i, it := range items {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		writeExpr(b, e)
+		write(b, it)
 	}
 }
+
+func writeExprs(b *strings.Builder, es []Expr) { writeJoined(b, es, writeExpr) }
 
 func writeExpr(b *strings.Builder, e Expr) {
 	switch e := e.(type) {
@@ -208,14 +211,11 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 		}
 	case *Values:
 		b.WriteString("Values [")
-		for i, row := range p.Rows {
-			if i > 0 {
-				b.WriteString(", ")
-			}
+		writeJoined(b, p.Rows, func(b *strings.Builder, row []Expr) {
 			b.WriteByte('(')
 			writeExprs(b, row)
 			b.WriteByte(')')
-		}
+		})
 		b.WriteByte(']')
 	case *Filter:
 		b.WriteString("Filter ")
@@ -236,12 +236,7 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 		b.WriteString("Aggregate groups=[")
 		writeExprs(b, p.Groups)
 		b.WriteString("] aggs=[")
-		for i, a := range p.Aggs {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeAgg(b, a)
-		}
+		writeJoined(b, p.Aggs, writeAgg)
 		b.WriteByte(']')
 		if p.GroupingSets != nil {
 			fmt.Fprintf(b, " sets=%v", p.GroupingSets)
@@ -279,10 +274,7 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 		inputs = []Plan{p.Input}
 	case *Sort:
 		b.WriteString("Sort [")
-		for i, k := range p.Keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
+		writeJoined(b, p.Keys, func(b *strings.Builder, k SortKey) {
 			writeExpr(b, k.Expr)
 			if k.Descending {
 				b.WriteString(" DESC")
@@ -294,7 +286,7 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 			} else {
 				b.WriteString(" NULLS LAST")
 			}
-		}
+		})
 		b.WriteByte(']')
 		inputs = []Plan{p.Input}
 	case *Limit:

@@ -183,34 +183,17 @@ func formatDecimal(d types.Decimal, scale int) string {
 	return s
 }
 
-// daysFromCivil returns the days since 1970-01-01 of the proleptic
-// Gregorian date y-m-d.
-func daysFromCivil(y, m, d int64) int64 {
-	if m <= 2 {
-		y--
+// civilDays returns the days since 1970-01-01 of the proleptic Gregorian
+// date y-m-d, and false when there is no such day (e.g. February 30).
+func civilDays(y, m, d int64) (int64, bool) {
+	if m < 1 || m > 12 || d < 1 || d > 31 {
+		return 0, false
 	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
+	t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+	if t.Day() != int(d) {
+		return 0, false
 	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
-
-func daysInMonth(y, m int64) int64 {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
+	return t.Unix() / 86400, true
 }
 
 // scanDigits reads between min and max decimal digits at the start of s.
@@ -252,10 +235,8 @@ func parseDatePart(s string) (int64, string, bool) {
 			}
 		}
 	}
-	if m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m) {
-		return 0, s, false
-	}
-	return daysFromCivil(y, m, d), s, true
+	days, ok := civilDays(y, m, d)
+	return days, s, ok
 }
 
 // parseDate parses a DATE literal's text as Spark's stringToDate does:

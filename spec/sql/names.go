@@ -32,14 +32,7 @@ func exprSQL(e astExpr) string {
 	return b.String()
 }
 
-func writeList(b *strings.Builder, es []astExpr) {
-	for i, x := range es {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writeSQL(b, x)
-	}
-}
+func writeList(b *strings.Builder, es []astExpr) { writeJoined(b, es, writeSQL) }
 
 func writeSQL(b *strings.Builder, e astExpr) {
 	switch e := e.(type) {

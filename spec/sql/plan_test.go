@@ -1,13 +1,12 @@
 package sql
 
 import (
-	"strings"
 	"testing"
 )
 
 // TestPlanShapes checks the operator trees of plan.go's conventions.
 func TestPlanShapes(t *testing.T) {
-	tests := []struct{ query, want string }{
+	runCheckCases(t, []checkCase{
 		{`SELECT customer_id, sum(amount) AS total FROM orders_silver WHERE amount > 0 GROUP BY customer_id HAVING sum(amount) > 100 AND count(*) > 1 ORDER BY total DESC LIMIT 5`, `
 Limit 5 -> customer_id STRING, total DECIMAL(22,2)
   Sort [total#1 DESC NULLS LAST] -> customer_id STRING, total DECIMAL(22,2)
@@ -87,18 +86,5 @@ Project [a#1 AS a] -> a STRING
 		{`SELECT 1 AS one`, `
 Project [1 AS one] -> one INT NOT NULL
   Values [()] -> `},
-	}
-	cat := newTestCatalog()
-	addView(t, cat, "big_orders", "SELECT order_id, amount FROM orders_silver WHERE amount > 100")
-	for _, tt := range tests {
-		p, errs := checkText(t, cat, tt.query)
-		if errs != nil {
-			t.Errorf("%s: %s", tt.query, errString(errs))
-			continue
-		}
-		got := strings.TrimSpace(FormatPlan(p))
-		if want := strings.TrimSpace(tt.want); got != want {
-			t.Errorf("%s:\n got:\n%s\nwant:\n%s", tt.query, got, want)
-		}
-	}
+	}, FormatPlan)
 }
