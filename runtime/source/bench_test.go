@@ -21,11 +21,6 @@ import (
 //
 // with rescued_data_column: _rescued_data.
 
-type benchItem struct {
-	Sku types.Null[string]
-	Qty types.Null[int32]
-}
-
 type benchShipping struct {
 	Method types.Null[string]
 	Cost   types.Null[float64]
@@ -38,14 +33,14 @@ type benchOrder struct {
 	Currency    types.Null[string]
 	EventTS     types.Null[types.Timestamp]
 	Country     types.Null[string]
-	Items       types.Null[[]types.Null[benchItem]]
+	Items       types.Null[[]types.Null[Item]] // Item and decodeItems: see example_test.go
 	Shipping    types.Null[benchShipping]
 	RescuedData types.Null[string]
 }
 
 // decodeBenchOrders appends the rows of one file to rows.
-func decodeBenchOrders(d *source.JSONDecoder, rows []benchOrder, items *source.Slab[types.Null[benchItem]]) ([]benchOrder, error) {
-	var scratch []types.Null[benchItem]
+func decodeBenchOrders(d *source.JSONDecoder, rows []benchOrder, items *source.Slab[types.Null[Item]]) ([]benchOrder, error) {
+	var scratch []types.Null[Item]
 	for d.NextRecord() {
 		var r benchOrder
 		for d.NextField() {
@@ -64,25 +59,9 @@ func decodeBenchOrders(d *source.JSONDecoder, rows []benchOrder, items *source.S
 				r.Country = d.String()
 			case "items":
 				if d.BeginArray() {
-					scratch = scratch[:0]
-					for d.NextElement() {
-						var e types.Null[benchItem]
-						if d.BeginObject() {
-							e.Valid = true
-							for d.NextField() {
-								switch string(d.Key()) {
-								case "sku":
-									e.V.Sku = d.String()
-								case "qty":
-									e.V.Qty = d.Int32()
-								default:
-									d.Unknown()
-								}
-							}
-						}
-						scratch = append(scratch, e)
-					}
-					r.Items = types.Some(items.Copy(scratch))
+					var v []types.Null[Item]
+					v, scratch = decodeItems(d, items, scratch)
+					r.Items = types.Some(v)
 				}
 			case "shipping":
 				if d.BeginObject() {
@@ -127,18 +106,9 @@ func BenchmarkBronzeJSON(b *testing.B) {
 	if len(paths) == 0 {
 		b.Skip("no benchmark data in /tmp/bench-small; see the benchmark's doc comment")
 	}
-	var files [][]byte
-	var total int64
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		files = append(files, data)
-		total += int64(len(data))
-	}
+	files, total := readFiles(b, paths)
 	decode := func(b *testing.B, i int, r io.Reader, rows []benchOrder) []benchOrder {
-		var items source.Slab[types.Null[benchItem]]
+		var items source.Slab[types.Null[Item]]
 		d := source.NewJSONDecoder(r, source.FileInfo{Path: source.FileURI(paths[i]), LocalPath: paths[i]}, source.Options{})
 		rows, err := decodeBenchOrders(d, rows[:0], &items)
 		if err != nil {
@@ -172,6 +142,21 @@ func BenchmarkBronzeJSON(b *testing.B) {
 	})
 }
 
+// readFiles returns the contents of the files and their total size.
+func readFiles(b *testing.B, paths []string) ([][]byte, int64) {
+	var files [][]byte
+	var total int64
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		total += int64(len(data))
+	}
+	return files, total
+}
+
 // measure runs one pass over the data per iteration and reports MB/s and
 // MB/cpu-s.
 func measure[T any](b *testing.B, bytes int64, pass func([]T) []T) {
@@ -201,16 +186,7 @@ type retailRow struct {
 // the generator emits for their schema.
 func BenchmarkRetailCSV(b *testing.B) {
 	paths, _ := filepath.Glob("testdata/online_retail/*.csv")
-	var files [][]byte
-	var total int64
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		files = append(files, data)
-		total += int64(len(data))
-	}
+	files, total := readFiles(b, paths)
 	columns := []string{"InvoiceNo", "StockCode", "Description", "Quantity", "InvoiceDate", "UnitPrice", "CustomerID", "Country"}
 	measure(b, total, func(rows []retailRow) []retailRow {
 		for i, data := range files {

@@ -548,29 +548,27 @@ func (d *CSVDecoder) Int64(col int) types.Null[int64] {
 
 // Float32 reads FLOAT column col (see Float64).
 func (d *CSVDecoder) Float32(col int) types.Null[float32] {
-	f := d.field(col)
-	if f == nil {
-		return types.Null[float32]{}
-	}
-	v, ok := parseFloatText(d.unquote(f), 32)
-	if !ok {
-		d.mismatch(col, f, "FLOAT")
-	}
+	v, ok := d.float(col, 32, "FLOAT")
 	return types.Null[float32]{V: float32(v), Valid: ok}
 }
 
 // Float64 reads DOUBLE column col: Java's Double.parseDouble syntax plus
 // Spark's "NaN", "Inf" and "-Inf"; other text is a mismatch. Empty is NULL.
 func (d *CSVDecoder) Float64(col int) types.Null[float64] {
+	v, ok := d.float(col, 64, "DOUBLE")
+	return types.Null[float64]{V: v, Valid: ok}
+}
+
+func (d *CSVDecoder) float(col, bitSize int, typ string) (float64, bool) {
 	f := d.field(col)
 	if f == nil {
-		return types.Null[float64]{}
+		return 0, false
 	}
-	v, ok := parseFloatText(d.unquote(f), 64)
+	v, ok := parseFloatText(d.unquote(f), bitSize)
 	if !ok {
-		d.mismatch(col, f, "DOUBLE")
+		d.mismatch(col, f, typ)
 	}
-	return types.Null[float64]{V: v, Valid: ok}
+	return v, ok
 }
 
 // Decimal reads DECIMAL(precision, scale) column col: BigDecimal syntax,

@@ -1,8 +1,6 @@
 package source
 
 import (
-	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -13,28 +11,17 @@ var csvTestFile = FileInfo{Path: "file:/landing/t.csv", Name: "t.csv", LocalPath
 
 const cfp = `,"_file_path":"file:/landing/t.csv"}`
 
-// decodeCSV decodes input with the driver once per chunk size and checks
-// the runs agree.
+// decodeCSV decodes input with the driver once per buffer size (see
+// sameForChunks).
 func decodeCSV(t *testing.T, schema types.Schema, input string, opts CSVOptions) ([]string, Stats, error) {
 	t.Helper()
-	var first []string
-	var firstStats Stats
-	var firstErr error
-	for i, chunk := range []int{0, 1, 2, 5, 17} {
+	return sameForChunks(t, []int{0, 1, 2, 5, 17}, func(chunk int) ([]string, Stats, error) {
 		d := NewCSVDecoder(strings.NewReader(input), csvTestFile, columnNames(schema), opts)
 		if chunk > 0 {
 			d.in.setChunk(chunk)
 		}
-		rows := csvRows(d, schema)
-		if i == 0 {
-			first, firstStats, firstErr = rows, d.Stats(), d.Err()
-			continue
-		}
-		if !slices.Equal(rows, first) || d.Stats() != firstStats || errString(d.Err()) != errString(firstErr) {
-			t.Fatalf("chunk size %d changed the result:\n%q %+v %v\nwant\n%q %+v %v", chunk, rows, d.Stats(), d.Err(), first, firstStats, firstErr)
-		}
-	}
-	return first, firstStats, firstErr
+		return csvRows(d, schema), d.Stats(), d.Err()
+	})
 }
 
 var peopleSchema = schemaOf("id", types.IntType, "name", types.StringType, "score", types.DoubleType)
@@ -249,12 +236,7 @@ func TestCSVValues(t *testing.T) {
 func TestCSVFail(t *testing.T) {
 	opts := DefaultCSVOptions()
 	opts.OnMalformed = Fail
-	for _, tc := range []struct {
-		name, input string
-		rows        int
-		want        DecodeError
-		msg         string
-	}{
+	runFailCases(t, []failCase{
 		{
 			name:  "mismatch counts physical lines across quoted line breaks",
 			input: "id,name,score\n1,\"multi\nline\",2\n\n2,\"b\",x\n",
@@ -278,33 +260,10 @@ func TestCSVFail(t *testing.T) {
 			input: "id,name,score\n1,\"ab\"c,2\n",
 			want:  DecodeError{File: "/landing/t.csv", Line: 2, Column: 7, Msg: `malformed CSV record: unexpected "c" after a closing quote`},
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			d := NewCSVDecoder(strings.NewReader(tc.input), csvTestFile, columnNames(peopleSchema), opts)
-			rows := 0
-			for d.NextRecord() {
-				for i, f := range peopleSchema {
-					csvValue(d, i, f.Type)
-				}
-				if _, malformed := d.EndRecord(); !malformed {
-					rows++
-				}
-			}
-			var de *DecodeError
-			if !errors.As(d.Err(), &de) {
-				t.Fatalf("Err() = %v, want a *DecodeError", d.Err())
-			}
-			if *de != tc.want {
-				t.Errorf("error %+v\nwant  %+v", *de, tc.want)
-			}
-			if tc.msg != "" && de.Error() != tc.msg {
-				t.Errorf("message %q\nwant    %q", de.Error(), tc.msg)
-			}
-			if rows != tc.rows {
-				t.Errorf("%d good rows before the error, want %d", rows, tc.rows)
-			}
-		})
-	}
+	}, func(input string) ([]record, error) {
+		d := NewCSVDecoder(strings.NewReader(input), csvTestFile, columnNames(peopleSchema), opts)
+		return csvRecords(d, peopleSchema), d.Err()
+	})
 }
 
 func TestCSVMisuse(t *testing.T) {

@@ -2,6 +2,8 @@ package source
 
 import (
 	"encoding/hex"
+	"errors"
+	"testing"
 
 	"strconv"
 	"strings"
@@ -257,4 +259,36 @@ func schemaOf(cols ...any) types.Schema {
 
 func field(name string, t types.Type) types.Field {
 	return types.Field{Name: name, Type: t, Nullable: true}
+}
+
+// failCase is a case of on_malformed: fail: the decoder must stop with
+// want after rows good records.
+type failCase struct {
+	name, input string
+	rows        int
+	want        DecodeError
+	msg         string // the full message, when the case checks it
+}
+
+// runFailCases runs decode (which returns the records it produced, the
+// failing one last, and the decoder's error) on each case.
+func runFailCases(t *testing.T, cases []failCase, decode func(input string) ([]record, error)) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, err := decode(tc.input)
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("Err() = %v, want a *DecodeError", err)
+			}
+			if *de != tc.want {
+				t.Errorf("error %+v\nwant  %+v", *de, tc.want)
+			}
+			if tc.msg != "" && de.Error() != tc.msg {
+				t.Errorf("message %q\nwant    %q", de.Error(), tc.msg)
+			}
+			if len(recs)-1 != tc.rows {
+				t.Errorf("%d good rows before the error, want %d", len(recs)-1, tc.rows)
+			}
+		})
+	}
 }

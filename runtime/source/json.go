@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -169,22 +170,31 @@ func (d *JSONDecoder) begin() (c byte, ok bool) {
 	return d.line[d.pos], true
 }
 
-// skipRest skips the value at pos, which does not fit typ, and records the
-// mismatch. JSON null is not a mismatch.
+// skipMismatch skips the value at pos, which does not fit typ, and records
+// the mismatch. JSON null is not a mismatch.
 func (d *JSONDecoder) skipMismatch(typ string) {
 	start := d.pos
 	if d.line[start] == 'n' {
 		d.null()
 		return
 	}
+	if d.skipOver() {
+		d.mismatch(start, typ)
+	}
+}
+
+// skipOver moves past the value at pos and reports whether it is valid
+// JSON; if not, the record is malformed.
+func (d *JSONDecoder) skipOver() bool {
+	start := d.pos
 	end, stack := skipValue(d.line, start, d.stack)
 	d.stack = stack
 	if end < 0 {
 		d.syntaxError(start)
-		return
+		return false
 	}
 	d.pos = end
-	d.mismatch(start, typ)
+	return true
 }
 
 // null reads the literal null at pos.
@@ -202,37 +212,12 @@ func (d *JSONDecoder) null() {
 // BeginObject, BeginArray, Unknown or Skip) must follow; a value left unread
 // is rescued as Unknown does. It returns false at once on a malformed record.
 func (d *JSONDecoder) NextField() bool {
-	if d.bad || d.depth == 0 {
+	i := d.member('}', "a field")
+	if i < 0 {
 		return false
-	}
-	if d.pending {
-		d.Unknown()
-		if d.bad {
-			return false
-		}
 	}
 	line := d.line
-	if d.depth == 1 && d.colFailed {
-		d.resc.addRaw(d.colKey, line[d.colStart:d.pos])
-		d.colFailed = false
-	}
-	i := skipWS(line, d.pos)
-	if i >= len(line) {
-		d.syntaxError(i)
-		return false
-	}
-	if c := line[i]; c == '}' {
-		d.first = false
-		return d.close(i)
-	} else if !d.first {
-		if c != ',' {
-			d.malform(i, "expected ',' or '}' after a field")
-			return false
-		}
-		i = skipWS(line, i+1)
-	}
-	d.first = false
-	if i >= len(line) || line[i] != '"' {
+	if line[i] != '"' {
 		d.malform(i, "expected a field name")
 		return false
 	}
@@ -265,8 +250,52 @@ func (d *JSONDecoder) NextField() bool {
 	return true
 }
 
+// member moves to the next member of the innermost container, which closer
+// closes, and returns the offset of its first byte; it returns -1 after
+// consuming closer, or when the record is malformed. A pending value is
+// rescued first, and a finished top-level column whose value was partly
+// rescued is added to the rescued data.
+func (d *JSONDecoder) member(closer byte, what string) int {
+	if d.bad || d.depth == 0 {
+		return -1
+	}
+	if d.pending {
+		d.Unknown()
+		if d.bad {
+			return -1
+		}
+	}
+	line := d.line
+	if d.depth == 1 && d.colFailed {
+		d.resc.addRaw(d.colKey, line[d.colStart:d.pos])
+		d.colFailed = false
+	}
+	i := skipWS(line, d.pos)
+	if i >= len(line) {
+		d.syntaxError(i)
+		return -1
+	}
+	if c := line[i]; c == closer {
+		d.first = false
+		d.close(i)
+		return -1
+	} else if !d.first {
+		if c != ',' {
+			d.malform(i, fmt.Sprintf("expected ',' or '%c' after %s", closer, what))
+			return -1
+		}
+		i = skipWS(line, i+1)
+		if i >= len(line) {
+			d.syntaxError(i)
+			return -1
+		}
+	}
+	d.first = false
+	return i
+}
+
 // close consumes the '}' or ']' at i that closes the innermost container.
-func (d *JSONDecoder) close(i int) bool {
+func (d *JSONDecoder) close(i int) {
 	d.pos = i + 1
 	d.depth--
 	if d.depth == 0 {
@@ -274,7 +303,6 @@ func (d *JSONDecoder) close(i int) bool {
 			d.malform(j, "unexpected text after the record's closing '}'")
 		}
 	}
-	return false
 }
 
 // Key returns the current field's name, unescaped. The bytes are valid until
@@ -301,66 +329,39 @@ func (d *JSONDecoder) KeyString() string {
 // value the whole top-level column's raw value is. Unknown fields never fail
 // decoding, as Spark ignores them even in FAILFAST mode.
 func (d *JSONDecoder) Unknown() {
-	if _, ok := d.begin(); !ok {
-		return
+	if _, ok := d.begin(); ok && d.skipOver() {
+		d.colFailed = true
 	}
-	start := d.pos
-	end, stack := skipValue(d.line, start, d.stack)
-	d.stack = stack
-	if end < 0 {
-		d.syntaxError(start)
-		return
-	}
-	d.pos = end
-	d.colFailed = true
 }
 
 // Skip skips the current value without rescuing it, checking it is valid
 // JSON. For fields the pipeline deliberately ignores.
 func (d *JSONDecoder) Skip() {
-	if _, ok := d.begin(); !ok {
-		return
+	if _, ok := d.begin(); ok {
+		d.skipOver()
 	}
-	start := d.pos
-	end, stack := skipValue(d.line, start, d.stack)
-	d.stack = stack
-	if end < 0 {
-		d.syntaxError(start)
-		return
-	}
-	d.pos = end
 }
 
 // BeginObject starts reading a STRUCT (or MAP) value: it returns true when
 // the value is a JSON object, whose fields NextField then iterates to its
 // closing '}'. It returns false for null (the value is NULL) and for any
 // other JSON type (a mismatch: NULL and rescued).
-func (d *JSONDecoder) BeginObject() bool {
-	c, ok := d.begin()
-	if !ok {
-		return false
-	}
-	if c != '{' {
-		d.skipMismatch("STRUCT")
-		return false
-	}
-	d.pos++
-	d.depth++
-	d.first = true
-	return true
-}
+func (d *JSONDecoder) BeginObject() bool { return d.open('{', "STRUCT") }
 
 // BeginArray starts reading an ARRAY value: it returns true when the value
 // is a JSON array, whose elements NextElement then iterates to its closing
 // ']'. It returns false for null (NULL) and for any other JSON type (a
 // mismatch: NULL and rescued).
-func (d *JSONDecoder) BeginArray() bool {
+func (d *JSONDecoder) BeginArray() bool { return d.open('[', "ARRAY") }
+
+// open enters the object or array that opener starts.
+func (d *JSONDecoder) open(opener byte, typ string) bool {
 	c, ok := d.begin()
 	if !ok {
 		return false
 	}
-	if c != '[' {
-		d.skipMismatch("ARRAY")
+	if c != opener {
+		d.skipMismatch(typ)
 		return false
 	}
 	d.pos++
@@ -373,44 +374,19 @@ func (d *JSONDecoder) BeginArray() bool {
 // returns true (one value read must follow), or consumes its closing ']' and
 // returns false.
 func (d *JSONDecoder) NextElement() bool {
-	if d.bad || d.depth == 0 {
+	i := d.member(']', "an array element")
+	if i < 0 {
 		return false
 	}
-	if d.pending {
-		d.Unknown()
-		if d.bad {
-			return false
-		}
-	}
-	line := d.line
-	i := skipWS(line, d.pos)
-	if i >= len(line) {
-		d.syntaxError(i)
-		return false
-	}
-	if c := line[i]; c == ']' {
-		d.first = false
-		return d.close(i)
-	} else if !d.first {
-		if c != ',' {
-			d.malform(i, "expected ',' or ']' after an array element")
-			return false
-		}
-		i = skipWS(line, i+1)
-		if i >= len(line) {
-			d.syntaxError(i)
-			return false
-		}
-	}
-	d.first = false
 	d.pos, d.pending = i, true
 	return true
 }
 
 // String reads a STRING value. A JSON string gives its unescaped text; a
 // number, true or false gives its text as written (a JSON number keeps its
-// exact digits); an object or array gives its JSON text without whitespace,
-// as Spark's JSON reader does. null is NULL.
+// exact digits); an object or array gives its JSON text without whitespace
+// and with NaN and Infinity tokens as strings, as Spark's JSON reader
+// (Jackson's generator) writes it. null is NULL.
 func (d *JSONDecoder) String() types.Null[string] {
 	c, ok := d.begin()
 	if !ok {
@@ -438,20 +414,16 @@ func (d *JSONDecoder) String() types.Null[string] {
 		d.null()
 		return types.Null[string]{}
 	}
-	end, stack := skipValue(line, start, d.stack)
-	d.stack = stack
-	if end < 0 {
-		d.syntaxError(start)
+	if !d.skipOver() {
 		return types.Null[string]{}
 	}
-	d.pos = end
-	raw := line[start:end]
-	if !hasWSOutsideStrings(raw) {
+	raw := line[start:d.pos]
+	if bytes.IndexAny(raw, " \t\r\nNI") < 0 { // nothing appendJSONText would change
 		return types.Some(bytesString(raw))
 	}
-	d.arena.reserve(len(raw))
+	d.arena.reserve(len(raw) + 16)
 	m := d.arena.mark()
-	d.arena.buf = appendCompact(d.arena.buf, raw)
+	d.arena.buf = appendJSONText(d.arena.buf, raw, true)
 	return types.Some(d.arena.stringFrom(m))
 }
 

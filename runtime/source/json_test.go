@@ -2,7 +2,9 @@ package source
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -18,26 +20,29 @@ var testFile = FileInfo{Path: testURI, Name: "t.json", LocalPath: "/landing/t.js
 // fp closes a rescued-data value of the test file.
 const fp = `,"_file_path":"file:/landing/t.json"}`
 
-// decodeJSON decodes input with the driver, once per chunk size (small
-// sizes force records across buffer refills), and checks that every run
-// gives the same rows, counts and error.
+// decodeJSON decodes input with the driver once per buffer size (see
+// sameForChunks).
 func decodeJSON(t *testing.T, schema types.Schema, input string, opts Options) ([]string, Stats, error) {
 	t.Helper()
-	var first []string
-	var firstStats Stats
-	var firstErr error
-	for i, chunk := range []int{0, 1, 3, 16} {
+	return sameForChunks(t, []int{0, 1, 3, 16}, func(chunk int) ([]string, Stats, error) {
 		d := NewJSONDecoder(strings.NewReader(input), testFile, opts)
 		if chunk > 0 {
 			d.in.setChunk(chunk)
 		}
-		rows := jsonRows(d, schema)
-		if i == 0 {
-			first, firstStats, firstErr = rows, d.Stats(), d.Err()
-			continue
-		}
-		if !slices.Equal(rows, first) || d.Stats() != firstStats || errString(d.Err()) != errString(firstErr) {
-			t.Fatalf("chunk size %d changed the result:\n%q %+v %v\nwant\n%q %+v %v", chunk, rows, d.Stats(), d.Err(), first, firstStats, firstErr)
+		return jsonRows(d, schema), d.Stats(), d.Err()
+	})
+}
+
+// sameForChunks runs decode once per buffer size (0 is the default; small
+// sizes make records straddle buffer refills) and checks that every run
+// gives the same rows, counts and error, which it returns.
+func sameForChunks(t *testing.T, chunks []int, decode func(chunk int) ([]string, Stats, error)) ([]string, Stats, error) {
+	t.Helper()
+	first, firstStats, firstErr := decode(chunks[0])
+	for _, chunk := range chunks[1:] {
+		rows, st, err := decode(chunk)
+		if !slices.Equal(rows, first) || st != firstStats || errString(err) != errString(firstErr) {
+			t.Fatalf("chunk size %d changed the result:\n%q %+v %v\nwant\n%q %+v %v", chunk, rows, st, err, first, firstStats, firstErr)
 		}
 	}
 	return first, firstStats, firstErr
@@ -343,12 +348,7 @@ func TestJSONSessionTimeZone(t *testing.T) {
 }
 
 func TestJSONFail(t *testing.T) {
-	for _, tc := range []struct {
-		name, input string
-		rows        int
-		want        DecodeError
-		msg         string
-	}{
+	runFailCases(t, []failCase{
 		{
 			name:  "mismatch names file, line, column and field",
 			input: "{\"order_id\":\"a\"}\n\n{\"order_id\":\"b\", \"amount\":\"ten\"}\n{\"order_id\":\"c\"}\n",
@@ -367,31 +367,10 @@ func TestJSONFail(t *testing.T) {
 			rows:  1,
 			want:  DecodeError{File: "/landing/t.json", Line: 2, Column: 17, Msg: `malformed JSON record: expected a field name`},
 		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			d := NewJSONDecoder(strings.NewReader(tc.input), testFile, Options{OnMalformed: Fail})
-			rows := 0
-			for d.NextRecord() {
-				jsonFields(d, ordersSchema)
-				if _, malformed := d.EndRecord(); !malformed {
-					rows++
-				}
-			}
-			var de *DecodeError
-			if !errors.As(d.Err(), &de) {
-				t.Fatalf("Err() = %v, want a *DecodeError", d.Err())
-			}
-			if *de != tc.want {
-				t.Errorf("error %+v\nwant  %+v", *de, tc.want)
-			}
-			if tc.msg != "" && de.Error() != tc.msg {
-				t.Errorf("message %q\nwant    %q", de.Error(), tc.msg)
-			}
-			if rows != tc.rows {
-				t.Errorf("%d good rows before the error, want %d", rows, tc.rows)
-			}
-		})
-	}
+	}, func(input string) ([]record, error) {
+		d := NewJSONDecoder(strings.NewReader(input), testFile, Options{OnMalformed: Fail})
+		return jsonRecords(d, ordersSchema), d.Err()
+	})
 }
 
 func TestJSONFailKeepsUnknownFields(t *testing.T) {
@@ -498,4 +477,23 @@ func TestSlab(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Skip drops a value without rescuing it, but still rejects invalid JSON.
+func TestJSONSkip(t *testing.T) {
+	d := NewJSONDecoder(strings.NewReader("{\"a\":{\"x\":[1,{}]},\"b\":2}\n{\"a\":[1,,2],\"b\":3}\n"), testFile, Options{})
+	var got []string
+	for d.NextRecord() {
+		b := "NULL"
+		for d.NextField() {
+			if string(d.Key()) == "b" {
+				b = renderNull(d.Int64(), func(v int64) string { return strconv.FormatInt(v, 10) })
+			} else {
+				d.Skip()
+			}
+		}
+		rescued, malformed := d.EndRecord()
+		got = append(got, withRescued(fmt.Sprintf("b=%s malformed=%v", b, malformed), rescued))
+	}
+	checkRows(t, got, []string{"b=2 malformed=false", `b=NULL malformed=true | {"a":[1,,2],"b":3}`})
 }

@@ -165,21 +165,15 @@ func scanNumber(line []byte, i int) (end int, isInt, special bool) {
 	case i < len(line) && line[i] == '0':
 		i++
 	case i < len(line) && line[i] >= '1' && line[i] <= '9':
-		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-			i++
-		}
+		i = skipDigits(line, i)
 	default:
 		return -1, false, false
 	}
 	isInt = true
 	if i < len(line) && line[i] == '.' {
 		isInt = false
-		i++
-		j := i
-		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-			i++
-		}
-		if i == j {
+		j := i + 1
+		if i = skipDigits(line, j); i == j {
 			return -1, false, false
 		}
 	}
@@ -190,10 +184,7 @@ func scanNumber(line []byte, i int) (end int, isInt, special bool) {
 			i++
 		}
 		j := i
-		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-			i++
-		}
-		if i == j {
+		if i = skipDigits(line, j); i == j {
 			return -1, false, false
 		}
 	}
@@ -205,6 +196,13 @@ func scanNumber(line []byte, i int) (end int, isInt, special bool) {
 func numberEnd(line []byte, i int) int {
 	if i < len(line) && !isWS(line[i]) && line[i] != ',' && line[i] != '}' && line[i] != ']' {
 		return -1
+	}
+	return i
+}
+
+func skipDigits(line []byte, i int) int {
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
 	}
 	return i
 }
@@ -315,9 +313,12 @@ func skipKey(line []byte, i int) int {
 	return i + 1
 }
 
-// appendCompact appends the JSON text raw without the whitespace outside
-// strings, as Jackson's generator writes a copied structure.
-func appendCompact(dst, raw []byte) []byte {
+// appendJSONText appends the raw JSON text of a value with the non-numeric
+// numbers (NaN, Infinity, INF and their signed forms), which Spark accepts
+// but JSON does not, written as strings, as Jackson writes them; with
+// compact, whitespace outside strings is dropped, as Jackson's generator
+// writes a copied structure.
+func appendJSONText(dst, raw []byte, compact bool) []byte {
 	in := false
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
@@ -328,26 +329,21 @@ func appendCompact(dst, raw []byte) []byte {
 			continue
 		case c == '"':
 			in = !in
-		case !in && isWS(c):
+		case in:
+		case compact && isWS(c):
+			continue
+		case c == 'N' || c == 'I' || (c == '+' || c == '-') && i+1 < len(raw) && (raw[i+1] == 'I' || raw[i+1] == 'N'):
+			j := i + 1
+			for j < len(raw) && (raw[j] >= 'a' && raw[j] <= 'z' || raw[j] >= 'A' && raw[j] <= 'Z') {
+				j++
+			}
+			dst = append(dst, '"')
+			dst = append(dst, raw[i:j]...)
+			dst = append(dst, '"')
+			i = j - 1
 			continue
 		}
 		dst = append(dst, c)
 	}
 	return dst
-}
-
-// hasWSOutsideStrings reports whether appendCompact would change raw.
-func hasWSOutsideStrings(raw []byte) bool {
-	in := false
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && isWS(c):
-			return true
-		}
-	}
-	return false
 }

@@ -102,44 +102,14 @@ type rescuer struct {
 
 // addRaw adds a field whose key is already JSON-escaped (the bytes between
 // the quotes, as written in a JSON document) and whose value is raw JSON as
-// written. Non-numeric numbers (NaN, Infinity, ...), which Spark accepts but
-// JSON does not, are written as strings, as Jackson writes them, so the
-// rescued value is always valid JSON.
+// written, except that NaN and Infinity become strings (see appendJSONText)
+// so that the rescued value is always valid JSON.
 func (r *rescuer) addRaw(key, value []byte) {
 	r.open()
 	r.buf = append(r.buf, '"')
 	r.buf = append(r.buf, key...)
 	r.buf = append(r.buf, '"', ':')
-	r.buf = appendQuotingNonNumeric(r.buf, value)
-}
-
-// appendQuotingNonNumeric appends raw JSON with NaN, Infinity and INF
-// tokens (with their signs) outside strings put in quotes.
-func appendQuotingNonNumeric(dst, raw []byte) []byte {
-	in := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case in && c == '\\':
-			dst = append(dst, c, raw[i+1])
-			i++
-			continue
-		case c == '"':
-			in = !in
-		case !in && (c == 'N' || c == 'I' || (c == '+' || c == '-') && i+1 < len(raw) && (raw[i+1] == 'I' || raw[i+1] == 'N')):
-			j := i + 1
-			for j < len(raw) && (raw[j] >= 'a' && raw[j] <= 'z' || raw[j] >= 'A' && raw[j] <= 'Z') {
-				j++
-			}
-			dst = append(dst, '"')
-			dst = append(dst, raw[i:j]...)
-			dst = append(dst, '"')
-			i = j - 1
-			continue
-		}
-		dst = append(dst, c)
-	}
-	return dst
+	r.buf = appendJSONText(r.buf, value, false)
 }
 
 // addText adds a field whose key and value are plain text (CSV): both are
