@@ -28,7 +28,7 @@ func writeBigSpec(tb testing.TB, n int) string {
 			from = prev
 		}
 		name := fmt.Sprintf("st_%d", i)
-		fmt.Fprintf(&b, "  %s:\n    kind: streaming_table\n    expectations:\n      - {name: positive, expr: amount > ${min}, on_violation: drop}\n", name)
+		fmt.Fprintf(&b, "  %s:\n    kind: streaming_table\n    expectations:\n      - name: positive\n        expr: amount > ${min}\n        on_violation: drop\n", name)
 		fmt.Fprintf(&b, "    query: |\n      SELECT id, amount, upper(name) AS name, at\n      FROM STREAM(%s)\n      WHERE id IS NOT NULL\n", from)
 		prev = name
 	}

@@ -21,7 +21,10 @@ func (p *Pipeline) Explain(w io.Writer) {
 		for _, pr := range p.Parameters {
 			def := "(required)"
 			if pr.Default != nil {
-				def = fmt.Sprintf("= %q", pr.DefaultText())
+				def = "= " + pr.DefaultText()
+				if pr.Type == StringParam {
+					def = fmt.Sprintf("= %q", pr.DefaultText())
+				}
 			}
 			fmt.Fprintf(w, "  %s %s %s\n", pr.Name, pr.Type, def)
 		}
