@@ -391,3 +391,8 @@ func sameStrings(a, b []string) bool {
 	}
 	return true
 }
+
+func init() {
+	// Commits name the engine that wrote them (commitInfo.engineInfo).
+	delta.EngineInfo = "pipegen/" + Version
+}
