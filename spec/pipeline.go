@@ -13,20 +13,17 @@ package spec
 // resolve → check. The pipeline is nil when any diagnostic is an error;
 // the diagnostics are sorted by position.
 func Load(path string) (*Pipeline, Diagnostics) {
-	ast, diags := LoadAST(path)
-	if ast == nil {
-		return nil, diags
-	}
-	p, more := Resolve(ast)
-	diags = append(diags, more...)
-	diags.Sort()
-	return p, diags
+	return resolveLoaded(LoadAST(path))
 }
 
 // LoadBytes is Load for a main file held in memory; path names it in
 // diagnostics and anchors relative library paths.
 func LoadBytes(path string, src []byte) (*Pipeline, Diagnostics) {
-	ast, diags := LoadASTBytes(path, src)
+	return resolveLoaded(LoadASTBytes(path, src))
+}
+
+// resolveLoaded runs the stages after loading.
+func resolveLoaded(ast *SpecAST, diags Diagnostics) (*Pipeline, Diagnostics) {
 	if ast == nil {
 		return nil, diags
 	}
