@@ -82,6 +82,8 @@ func TestJSONValues(t *testing.T) {
 		{"string from bool", types.StringType, `true`, `"true"`},
 		{"string from object is compact JSON", types.StringType, `{"a" : 1, "b": [1, 2, "x y"]}`, `"{\"a\":1,\"b\":[1,2,\"x y\"]}"`},
 		{"string from array", types.StringType, `[]`, `"[]"`},
+		{"string from object writes NaN as a string", types.StringType, `{"x": NaN, "y": [-Infinity]}`, `"{\"x\":\"NaN\",\"y\":[\"-Infinity\"]}"`},
+		{"string from object keeps N and I in strings", types.StringType, `{"N": "I N"}`, `"{\"N\":\"I N\"}"`},
 		{"string null", types.StringType, `null`, `NULL`},
 		// BOOLEAN
 		{"bool true", types.BooleanType, `true`, `true`},

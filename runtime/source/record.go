@@ -63,6 +63,8 @@ type DecodeError struct {
 	Err error
 }
 
+// Error returns "FILE:LINE:COLUMN: column "NAME": WHAT; what to do", or
+// "read FILE: ERR" for a read error.
 func (e *DecodeError) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("read %s: %v", e.File, e.Err)
@@ -75,6 +77,7 @@ func (e *DecodeError) Error() string {
 		e.File, e.Line, e.Column, where, e.Msg)
 }
 
+// Unwrap returns the underlying read error, if any.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // charColumn returns the 1-based character column of byte offset off in line.
