@@ -202,7 +202,7 @@ func (g *codecGen) assembleFunc(name string, row *goStruct, schema types.Schema)
 	}
 	body := []jen.Code{
 		jen.Var().Id("c").Index(jen.Lit(leaves)).Int(),
-		jen.If(jen.Err().Op(":=").Qual(pkgRuntime, "LeafStarts").Call(jen.Id("row"), jen.Id("c").Index(jen.Empty())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.If(jen.Err().Op(":=").Qual(pkgRuntime, "LeafStarts").Call(jen.Id("row"), jen.Id("c").Index(jen.Empty(), jen.Empty())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
 	for i, root := range roots {
 		f := row.fields[i]

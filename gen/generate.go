@@ -69,6 +69,14 @@ func newGenerator(p *spec.Pipeline, opts Options) *generator {
 	for _, d := range p.Tables {
 		g.reg.reserve(d.GoName + "Row")
 	}
+	// Every file source has the same _metadata column: name its type once.
+	for _, s := range p.Sources {
+		for _, c := range s.Columns {
+			if c.Name == "_metadata" && c.Hidden {
+				g.reg.structFor(c.Type, "FileMetadata")
+			}
+		}
+	}
 	for _, s := range p.Sources {
 		g.rows[s.Name] = g.rowStruct(s.GoName, s.Columns)
 		g.vars[s.Name] = "source" + s.GoName

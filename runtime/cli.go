@@ -143,7 +143,7 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 			},
 		},
 	}
-	err := app.Run(args)
+	err := app.Run(PermuteFlags(app, args))
 	if err == nil {
 		return 0
 	}
@@ -233,4 +233,46 @@ func Run(p *Pipeline, opts RunOptions, tr trigger) error {
 		case <-time.After(time.Until(next)):
 		}
 	}
+}
+
+// PermuteFlags moves a command's flags in front of its positional
+// arguments, so that `PROGRAM show TABLE --limit 5` works like
+// `PROGRAM show --limit 5 TABLE` (urfave/cli v2 stops parsing flags at
+// the first argument). Everything after "--" stays in place.
+func PermuteFlags(app *cli.App, args []string) []string {
+	if len(args) < 3 {
+		return args
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var flags, pos []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			pos = append(pos, rest[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+			flags = append(flags, rest[i+1])
+			i++
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	return append(out, pos...)
 }

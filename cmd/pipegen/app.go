@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	prt "github.com/pipegen/pipegen/runtime"
 )
 
 // Exit codes of every command.
@@ -66,7 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		unknown = true
 	}
-	err := app.Run(permuteFlags(app, args))
+	err := app.Run(prt.PermuteFlags(app, args))
 	var ee exitError
 	var ue usageError
 	switch {
@@ -85,46 +87,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitDiagnostics
-}
-
-// permuteFlags moves a command's flags in front of its positional
-// arguments, so that `pipegen graph FILE --format dot` works like
-// `pipegen graph --format dot FILE` (urfave/cli v2 stops parsing flags at
-// the first argument). Everything after "--" stays in place.
-func permuteFlags(app *cli.App, args []string) []string {
-	if len(args) < 3 {
-		return args
-	}
-	cmd := app.Command(args[1])
-	if cmd == nil {
-		return args
-	}
-	takesValue := map[string]bool{}
-	for _, f := range cmd.Flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			takesValue[n] = !isBool
-		}
-	}
-	var flags, pos []string
-	rest := args[2:]
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		if a == "--" {
-			pos = append(pos, rest[i:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			pos = append(pos, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
-			flags = append(flags, rest[i+1])
-			i++
-		}
-	}
-	out := append([]string{args[0], args[1]}, flags...)
-	return append(out, pos...)
 }

@@ -1,0 +1,34 @@
+# pipegen: build, test, benchmark.
+#   make build   pipegen into ./bin
+#   make test    every test (needs the DuckDB checker: npm ci --prefix runtime/delta/testdata/duckdb)
+#   make bench   the bronze/silver/gold benchmark against DuckDB (needs ../shared/bench)
+#   make soak    long crash and update-sequence runs, by hand
+
+GO      ?= go
+BIN     := bin
+BENCH   ?= ../shared/bench
+BENCHDATA ?= /tmp/pipegen-bench-data
+
+.PHONY: build test vet fmt bench soak clean duckdb
+
+build:
+	$(GO) build -o $(BIN)/pipegen ./cmd/pipegen
+
+duckdb:
+	npm ci --prefix runtime/delta/testdata/duckdb --no-audit --no-fund --loglevel=error
+
+test:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+fmt:
+	gofmt -l -w $$(git ls-files '*.go')
+
+bench: build
+	./examples/orders_bench/bench.sh "$(BENCH)" "$(BENCHDATA)"
+
+soak:
+	PIPEGEN_SOAK=1 $(GO) test -run 'Soak' -timeout 2h -v ./cmd/pipegen/
+
+clean:
+	rm -rf $(BIN)
