@@ -121,6 +121,10 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	if !ok {
 		c.unsupported(e.Pos, "function %s", e.Func)
 	}
+	if (e.Func == "to_date" || e.Func == "to_timestamp") && len(e.Args) == 1 && e.Args[0].ResultType().Kind != types.StringKind {
+		// to_date(ts) and to_timestamp(d) are casts, as in Spark.
+		return c.compile(b, &sql.Cast{X: e.Args[0], Type: e.Type, Nullable: e.Nullable, Pos: e.Pos})
+	}
 	if e.Func == "round" && len(e.Args) == 1 {
 		// round(x) is round(x, 0).
 		e = &sql.Call{Func: e.Func, Args: append(e.Args, &sql.Literal{Value: int32(0), Type: types.IntType}), Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}

@@ -244,7 +244,7 @@ func PermuteFlags(app *cli.App, args []string) []string {
 		return args
 	}
 	cmd := app.Command(args[1])
-	if cmd == nil {
+	if cmd == nil || cmd.SkipFlagParsing {
 		return args
 	}
 	takesValue := map[string]bool{}
