@@ -317,10 +317,7 @@ func csvOptions(o spec.CSVOptions) jen.Code {
 		if s == "" {
 			return jen.Lit(0)
 		}
-		if len(s) == 1 && s[0] == def {
-			return jen.LitByte(def)
-		}
-		return jen.LitByte(s[0])
+		return jen.LitRune(rune(s[0]))
 	}
 	d := jen.Dict{
 		jen.Id("Options"):   jen.Id("opts"),

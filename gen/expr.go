@@ -17,6 +17,10 @@ type val struct {
 	v  *jen.Statement
 	ok *jen.Statement
 	t  types.Type
+	// whole, when set, is the Go expression of the value as a types.Null
+	// (a nullable field read as is), so it can be copied without
+	// rebuilding it.
+	whole *jen.Statement
 }
 
 func (x val) nullable() bool { return x.ok != nil }
@@ -135,7 +139,7 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 	switch e := e.(type) {
 	case *sql.ColumnRef:
 		x := c.cols[e.Index]
-		return val{v: x.v.Clone(), ok: cloneOK(x.ok), t: x.t}
+		return val{v: x.v.Clone(), ok: cloneOK(x.ok), t: x.t, whole: cloneOK(x.whole)}
 	case *sql.Literal:
 		return c.literal(e.Value, e.Type)
 	case *sql.ParamRef:
@@ -234,8 +238,10 @@ func (c *exprCompiler) literal(v any, t types.Type) val {
 		return val{v: jen.Lit(x), t: t}
 	case []byte:
 		return val{v: jen.Index().Byte().Parens(jen.Lit(string(x))), t: t}
-	case int8, int16, int32, int64, float32, float64:
-		return val{v: c.reg.baseType(t).Call(jen.Lit(x)), t: t}
+	case int8, int16, int32, int64, float32:
+		return val{v: jen.Lit(x), t: t}
+	case float64:
+		return val{v: jen.Float64().Call(jen.Lit(x)), t: t}
 	case int:
 		return val{v: c.reg.baseType(t).Call(jen.Lit(x)), t: t}
 	case types.Date:
@@ -585,6 +591,9 @@ func (c *exprCompiler) unwrapElem(x val, nullable bool, b *block) val {
 func (c *exprCompiler) wrap(x val, nullable bool) *jen.Statement {
 	if !nullable {
 		return x.v.Clone()
+	}
+	if x.whole != nil {
+		return x.whole.Clone()
 	}
 	if x.ok == nil {
 		return jen.Qual(pkgTypes, "Some").Call(x.v.Clone())

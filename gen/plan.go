@@ -144,12 +144,14 @@ func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume con
 		f := rel.row.fields[i]
 		sel := jen.Id(r).Dot(f.name)
 		if c.Nullable {
-			cols[i] = val{v: sel.Clone().Dot("V"), ok: sel.Clone().Dot("Valid"), t: c.Type}
+			cols[i] = val{v: sel.Clone().Dot("V"), ok: sel.Clone().Dot("Valid"), t: c.Type, whole: sel.Clone()}
 		} else {
 			cols[i] = val{v: sel, t: c.Type}
 		}
 	}
 	body := b.sub()
+	// Errors raised while computing a row name the input row.
+	body.rowErr = func(cause jen.Code) jen.Code { return jen.Id("w").Dot("RowError").Call(cause, jen.Id(r)) }
 	pc.scanDepth++
 	consume(body, cols)
 	pc.scanDepth--
