@@ -231,6 +231,10 @@ func (s *diagSink) errorf(pos Pos, code, hint, format string, args ...any) {
 	s.diags = append(s.diags, Diagnostic{Pos: pos, Severity: Error, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 }
 
+func (s *diagSink) warnf(pos Pos, code, hint, format string, args ...any) {
+	s.diags = append(s.diags, Diagnostic{Pos: pos, Severity: Warning, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+}
+
 func (s *diagSink) notef(pos Pos, code, hint, format string, args ...any) {
 	s.diags = append(s.diags, Diagnostic{Pos: pos, Severity: Note, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
 }

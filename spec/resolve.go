@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -258,6 +259,24 @@ func (r *resolver) addSource(d *SourceDecl) {
 	}
 	if rl.failed {
 		return
+	}
+	if s.Kind == FileSource {
+		// Spark's file data sources read every column as nullable, whatever
+		// the declared schema says (a landing file may always lack a
+		// value); NOT NULL belongs to the tables the pipeline writes.
+		var notNull []string
+		for i := range s.Schema {
+			if !s.Schema[i].Nullable {
+				notNull = append(notNull, s.Schema[i].Name)
+			}
+			s.Schema[i].Type = s.Schema[i].Type.AsNullable()
+			s.Schema[i].Nullable = true
+		}
+		if len(notNull) > 0 {
+			r.warnf(d.Schema.Pos, "", fmt.Sprintf("to enforce it, add an expectation such as {name: has_%s, expr: %s IS NOT NULL, on_violation: drop} to the table that reads the source",
+				notNull[0], types.QuoteIdent(notNull[0])),
+				"NOT NULL on %s of file source %q has no effect: files are read as nullable, as Spark reads them", strings.Join(notNull, ", "), s.Name)
+		}
 	}
 	for _, f := range s.Schema {
 		s.Columns = append(s.Columns, Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable, Comment: f.Comment})

@@ -326,3 +326,24 @@ func (s Schema) String() string {
 	}
 	return b.String()
 }
+
+// AsNullable returns t with every nested part nullable: array elements, map
+// values and struct fields (Spark's DataType.asNullable). File sources read
+// their declared schema this way, as Spark's file data sources do.
+func (t Type) AsNullable() Type {
+	switch t.Kind {
+	case ArrayKind:
+		return ArrayOf(t.Elem.AsNullable(), true)
+	case MapKind:
+		return MapOf(*t.Key, t.Value.AsNullable(), true)
+	case StructKind:
+		fs := make([]Field, len(t.Fields))
+		for i, f := range t.Fields {
+			fs[i] = f
+			fs[i].Type = f.Type.AsNullable()
+			fs[i].Nullable = true
+		}
+		return StructOf(fs...)
+	}
+	return t
+}
