@@ -578,6 +578,12 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 					x = b.bind(ec.compile(b, &sql.Cast{X: &sql.ColumnRef{Index: j, Type: x.t, Nullable: x.ok != nil}, Type: tf.typ, Nullable: x.ok != nil}))
 				}
 				_ = i
+				if !tf.nullable && x.ok != nil {
+					// A NOT NULL column of the table: Delta's NOT NULL
+					// constraint fails the write instead of storing a zero.
+					b.add(jen.If(jen.Op("!").Add(x.ok.Clone())).Block(b.fail(
+						jen.Qual(pkgRuntime, "ErrNotNull").Call(jen.Lit(fl.Target.Name), jen.Lit(tf.column)))))
+				}
 				b.add(jen.Id(o).Dot(tf.name).Op("=").Add(ec.wrapAs(x, tf)))
 			}
 			b.add(jen.If(jen.Err().Op(":=").Qual(pkgRuntime, "Out").Call(pc.worker(), jen.Id(targetVar)).Dot("Emit").Call(jen.Op("&").Id(o)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))

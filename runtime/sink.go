@@ -84,6 +84,13 @@ func (e *ExpectationError) Error() string {
 		e.Name, e.Text, e.Dataset, e.Row)
 }
 
+// ErrNotNull is the error of a NULL value for a NOT NULL column of a table
+// (Delta's NOT NULL constraint, DELTA_NOT_NULL_CONSTRAINT_VIOLATED).
+func ErrNotNull(table, column string) error {
+	return fmt.Errorf("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NULL value for NOT NULL column %s of table %s; "+
+		"drop such rows with an expectation (%s IS NOT NULL, on_violation: drop) or declare the column nullable", column, table, column)
+}
+
 // Emit writes one row, after checking the table's expectations: a row that
 // violates a `drop` expectation is not written, one that violates a `fail`
 // expectation returns an *ExpectationError.
