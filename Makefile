@@ -9,15 +9,20 @@ BIN     := bin
 BENCH   ?= ../shared/bench
 BENCHDATA ?= /tmp/pipegen-bench-data
 
+DUCKDB  := runtime/delta/testdata/duckdb/node_modules/@duckdb/node-api/package.json
+
 .PHONY: build test vet fmt bench soak clean duckdb
 
 build:
 	$(GO) build -o $(BIN)/pipegen ./cmd/pipegen
 
-duckdb:
+# DuckDB (Node) is the independent reader the Delta cross-checks compare with.
+duckdb: $(DUCKDB)
+$(DUCKDB): runtime/delta/testdata/duckdb/package-lock.json
 	npm ci --prefix runtime/delta/testdata/duckdb --no-audit --no-fund --loglevel=error
+	touch $@
 
-test:
+test: $(DUCKDB)
 	$(GO) vet ./...
 	$(GO) test ./...
 
