@@ -232,6 +232,15 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			frontier[name] = v
 		}
 	}
+	res.backlogFiles, res.backlogBytes, err = u.backlog(cp)
+	if err != nil {
+		return res, err
+	}
+	if res.backlogFiles > 0 {
+		u.flowEvent(f, statusRunning, &res, nil)
+	}
+	bar := startProgress(u.stderr, f.Name, res.backlogBytes)
+	defer bar.finish()
 	for {
 		off := cp.pending
 		if off != nil {
@@ -258,14 +267,39 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			}
 			cp.pending = off
 		}
+		before := res.bytes
 		if err := u.runBatch(f, h, cp, off, &res); err != nil {
 			return res, err
 		}
+		bar.add(res.bytes - before)
 		if u.trigger.once {
 			break
 		}
 	}
-	return res, nil
+	// What is left: files that arrived after the frontier was frozen, or
+	// the rest of the backlog under trigger once.
+	res.backlogFiles, res.backlogBytes, err = u.backlog(cp)
+	return res, err
+}
+
+// backlog returns the files and bytes of the streaming file inputs not yet
+// read by the flow, in the update's frozen listing.
+func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
+	for _, name := range cp.meta.Inputs {
+		if _, ok := u.sources[name]; !ok {
+			continue
+		}
+		listed, err := u.listFiles(name)
+		if err != nil {
+			return 0, 0, err
+		}
+		seen := cp.seen[name]
+		for _, f := range source.Pending(listed, func(p string) bool { return seen[p] }) {
+			files++
+			bytes += f.Size
+		}
+	}
+	return files, bytes, nil
 }
 
 // planBatch chooses the next micro-batch of a streaming flow, or nil when
