@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"syscall"
@@ -18,6 +19,17 @@ import (
 // Main runs the generated program's command line and exits: 0 on success,
 // 1 when an update fails, 2 on a usage error.
 func Main(p *Pipeline) {
+	if path := os.Getenv("PIPEGEN_CPUPROFILE"); path != "" {
+		// A CPU profile of the whole command, for performance work:
+		// go tool pprof PROGRAM PATH.
+		if f, err := os.Create(path); err == nil {
+			pprof.StartCPUProfile(f)
+			code := RunCLI(p, os.Args, os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	os.Exit(RunCLI(p, os.Args, os.Stdout, os.Stderr))
 }
 
