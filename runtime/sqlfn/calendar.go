@@ -217,7 +217,9 @@ func DateFromUnixDate(n int32) types.Date { return types.Date(n) }
 
 // TimestampSeconds returns timestamp_seconds(x): the instant x seconds
 // (possibly fractional) after the epoch; ok is false on overflow.
-func TimestampSeconds[T Number](x T) (types.Timestamp, bool) { return scaleToMicros(x, microsPerSecond) }
+func TimestampSeconds[T Number](x T) (types.Timestamp, bool) {
+	return scaleToMicros(x, microsPerSecond)
+}
 
 // TimestampMillis returns timestamp_millis(x); ok is false on overflow.
 func TimestampMillis[T Integer](x T) (types.Timestamp, bool) { return scaleToMicros(x, 1000) }

@@ -164,7 +164,6 @@ func TestNumericFunctions(t *testing.T) {
 	}
 }
 
-
 func TestCalendarFunctions(t *testing.T) {
 	if d, ok := MakeDate(2013, 7, 15); !ok || d != date(2013, 7, 15) {
 		t.Error("make_date")
