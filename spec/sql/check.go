@@ -22,6 +22,8 @@ type checker struct {
 	// itemSpans records the SELECT items behind a SELECT's output columns,
 	// for errors about the query's output.
 	itemSpans map[Plan][][2]int
+	// lambdaIDs numbers the lambda parameters of the query (LambdaVar.ID).
+	lambdaIDs int
 }
 
 func newChecker(text string, cat Catalog) *checker {

@@ -277,6 +277,13 @@ func TestCheckExprTypes(t *testing.T) {
 		{"env = 'prod'", "BOOLEAN NOT NULL", "(${env} = \"prod\")"},
 		{"ts > current_timestamp() - ${lateness}", "BOOLEAN", "(ts#13 > (current_timestamp() - ${lateness}))"},
 	}
+	checkExprCases(t, tests, types.Type.String)
+}
+
+// checkExprCases checks each expression over the nums relation and
+// compares its type ("" for an expected error) and its printed form.
+func checkExprCases(t *testing.T, tests []struct{ expr, typ, plan string }, showType func(types.Type) string) {
+	t.Helper()
 	cat := newTestCatalog()
 	cols := cat.rels["nums"].Columns
 	for _, tt := range tests {
@@ -296,7 +303,7 @@ func TestCheckExprTypes(t *testing.T) {
 			t.Errorf("%s: %s", tt.expr, errString(errs))
 			continue
 		}
-		typ := e.ResultType().String()
+		typ := showType(e.ResultType())
 		if !e.IsNullable() {
 			typ += " NOT NULL"
 		}

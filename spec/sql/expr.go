@@ -24,6 +24,9 @@ type exprCtx struct {
 	// aliases are the SELECT list's aliases, a fallback for unresolved
 	// names (GROUP BY, HAVING).
 	aliases map[string]Expr
+	// lambdas are the parameters of the lambda functions around the
+	// expression (lambda.go); they shadow columns.
+	lambdas *lambdaScope
 }
 
 // aggClauseCodes are the error classes for an aggregate in a clause that
@@ -88,7 +91,9 @@ func (c *checker) expr(e astExpr, ctx *exprCtx) Expr {
 	case *subscriptExpr:
 		return c.subscript(e, ctx)
 	case *lambdaExpr:
-		c.errorAt(e, "UNSUPPORTED_FEATURE", "", "lambda functions are not supported yet")
+		s, _ := e.span()
+		c.errorf(s, e.arrowEnd(), "INVALID_LAMBDA_FUNCTION_CALL", "pass it to a function such as transform, filter or aggregate",
+			"a lambda function can only be an argument of a higher-order function")
 	case *subqueryExpr:
 		c.errorAt(e, "UNSUPPORTED_FEATURE", "use a JOIN", "subqueries in expressions are not supported yet")
 	case *badExpr:
@@ -118,6 +123,11 @@ func (c *checker) toBoolean(x Expr, e astExpr, what string) Expr {
 }
 
 func (c *checker) name(e *nameExpr, ctx *exprCtx) Expr {
+	if ctx.lambdas != nil {
+		if x := c.lambdaVar(e, ctx); x != nil {
+			return x
+		}
+	}
 	if ctx.sc == nil {
 		ctx = &exprCtx{sc: &scope{}, clause: ctx.clause}
 	}
@@ -160,9 +170,13 @@ func (c *checker) name(e *nameExpr, ctx *exprCtx) Expr {
 	return x
 }
 
-// field reads field name of the STRUCT x.
+// field reads field name of the STRUCT x, or of every element of the
+// ARRAY<STRUCT> x (Spark's GetArrayStructFields: the array of the fields).
 func (c *checker) field(x Expr, name ident) Expr {
 	t := x.ResultType()
+	if t.Kind == types.ArrayKind && t.Elem.Kind == types.StructKind {
+		return c.arrayField(x, name)
+	}
 	i, rerr := structField(t, name)
 	if rerr != nil {
 		c.errorf(name.pos, name.end, rerr.code, rerr.hint, "%s", rerr.msg)
@@ -768,12 +782,6 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return bad
 	}
 	fn := LookupFunction(name)
-	for _, a := range e.args {
-		if l, ok := a.(*lambdaExpr); ok && fn == nil {
-			c.errorf(e.name.pos, l.pos, "UNSUPPORTED_FEATURE", "", "higher-order functions such as %s are not supported yet", name)
-			return bad
-		}
-	}
 	if fn == nil {
 		hint := ""
 		if s := suggest(name, functionNames()); s != "" {
@@ -807,6 +815,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	case fn.Name == "count" && !e.star && len(e.args) == 0:
 		c.errorf(e.name.pos, e.end, "WRONG_NUM_ARGS", "write count(*) to count rows", "count takes at least 1 argument")
 		return bad
+	}
+	if isHigherOrder(fn) {
+		return c.higherOrder(fn, e, ctx)
 	}
 	argCtx := ctx
 	if agg {

@@ -145,6 +145,18 @@ func writeExpr(b *strings.Builder, e Expr) {
 		b.WriteByte('[')
 		writeExpr(b, e.Index)
 		b.WriteByte(']')
+	case *LambdaVar:
+		b.WriteString(e.Name)
+	case *Lambda:
+		if len(e.Params) == 1 {
+			b.WriteString(e.Params[0].Name)
+		} else {
+			b.WriteByte('(')
+			writeJoined(b, e.Params, func(b *strings.Builder, v *LambdaVar) { b.WriteString(v.Name) })
+			b.WriteByte(')')
+		}
+		b.WriteString(" -> ")
+		writeExpr(b, e.Body)
 	case *aggRef:
 		b.WriteString("agg:")
 		writeAgg(b, e.call)

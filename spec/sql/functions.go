@@ -74,6 +74,9 @@ const (
 	ArgStringConst
 	// ArgBooleanConst is a constant BOOLEAN (a literal).
 	ArgBooleanConst
+	// ArgLambda is a lambda function (x -> ...); the higher-order function
+	// binds its parameters, checked by the rules of lambda.go.
+	ArgLambda
 )
 
 var argRuleNames = [...]string{
@@ -84,6 +87,7 @@ var argRuleNames = [...]string{
 	ArgArrayOrMap: "ARRAY or MAP", ArgElement: "element", ArgIndexOrKey: "index or key",
 	ArgStringOrStringArray: "STRING or ARRAY<STRING>", ArgIntConst: "INT constant",
 	ArgStringConst: "STRING constant", ArgBooleanConst: "BOOLEAN constant",
+	ArgLambda: "lambda function",
 }
 
 // String names the rule as the docs and error messages do, e.g. "STRING".
@@ -124,6 +128,9 @@ const (
 	ResNamedStruct
 	// ResElement is the ARRAY's element type or the MAP's value type of argument 1.
 	ResElement
+	// ResLambda is set by the higher-order function's rule in lambda.go
+	// (it depends on the types of its lambda functions' bodies).
+	ResLambda
 )
 
 // NullRule says when a function's result may be NULL.
@@ -371,6 +378,21 @@ var functionTable = []*Function{
 		Doc: "the element at a 1-based index (negative: from the end) of an array, or the value of a map key (NULL when absent)"},
 	{Name: "array_contains", Args: args(ArgArray, ArgElement), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the array contains the value"},
+
+	// Higher-order functions: their lambda functions' parameters and their
+	// result types are settled in lambda.go.
+	{Name: "transform", Args: args(ArgArray, ArgLambda), MinArgs: 2, Result: ResLambda, Nulls: NullIfArg0,
+		Doc: "the array of the lambda's results for each element: transform(arr, x -> ...) or transform(arr, (x, i) -> ...) with the 0-based index i"},
+	{Name: "filter", Args: args(ArgArray, ArgLambda), MinArgs: 2, Result: ResLambda, Nulls: NullIfArg0,
+		Doc: "the elements for which the lambda is TRUE: filter(arr, x -> ...) or filter(arr, (x, i) -> ...)"},
+	{Name: "exists", Args: args(ArgArray, ArgLambda), MinArgs: 2, Result: ResLambda, Nulls: NullIfAnyArg,
+		Doc: "TRUE when the lambda is TRUE for some element; else NULL when it is NULL for some element; else FALSE"},
+	{Name: "forall", Args: args(ArgArray, ArgLambda), MinArgs: 2, Result: ResLambda, Nulls: NullIfAnyArg,
+		Doc: "FALSE when the lambda is FALSE for some element; else NULL when it is NULL for some element; else TRUE"},
+	{Name: "aggregate", Aliases: []string{"reduce"}, Args: args(ArgArray, ArgAny, ArgLambda, ArgLambda), MinArgs: 3, Result: ResLambda, Nulls: NullIfAnyArg,
+		Doc: "folds the array: aggregate(arr, start, (acc, x) -> ...[, acc -> ...]); the merge lambda must return start's type"},
+	{Name: "array_sort", Args: args(ArgArray, ArgLambda), MinArgs: 1, Result: ResLambda, Nulls: NullIfArg0,
+		Doc: "the array sorted ascending with NULLs last, or by a comparator (l, r) -> INT (negative, 0 or positive)"},
 
 	// Casts.
 	{Name: "boolean", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.BooleanType, Doc: "CAST(x AS BOOLEAN)"},

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,25 +23,37 @@ func autoName(e astExpr) string {
 	case *fieldExpr:
 		return e.name.name
 	}
-	return exprSQL(e)
+	var b strings.Builder
+	writeSQLIn(&b, e, []string{})
+	return b.String()
 }
 
-// exprSQL prints an expression as Spark's pretty SQL.
+// exprSQL prints an expression as Spark's pretty SQL, but with lambda
+// functions as written (x -> body).
 func exprSQL(e astExpr) string {
 	var b strings.Builder
 	writeSQL(&b, e)
 	return b.String()
 }
 
-func writeList(b *strings.Builder, es []astExpr) { writeJoined(b, es, writeSQL) }
+func writeSQL(b *strings.Builder, e astExpr) { writeSQLIn(b, e, nil) }
 
-func writeSQL(b *strings.Builder, e astExpr) {
+// writeSQLIn prints e. When lambda is not nil, lambda functions are
+// printed as Spark names columns: lambdafunction(body, params...), with
+// the parameters in scope (held in lambda) as namedlambdavariable().
+func writeSQLIn(b *strings.Builder, e astExpr, lambda []string) {
+	writeSQL := func(b *strings.Builder, e astExpr) { writeSQLIn(b, e, lambda) }
+	writeList := func(b *strings.Builder, es []astExpr) { writeJoined(b, es, writeSQL) }
 	switch e := e.(type) {
 	case nil:
 		b.WriteString("NULL")
 	case *nameExpr:
 		for i, p := range e.parts {
-			if i > 0 {
+			switch {
+			case i == 0 && slices.ContainsFunc(lambda, func(n string) bool { return strings.EqualFold(n, p.name) }):
+				b.WriteString("namedlambdavariable()")
+				continue
+			case i > 0:
 				b.WriteByte('.')
 			}
 			b.WriteString(p.name)
@@ -159,6 +172,10 @@ func writeSQL(b *strings.Builder, e astExpr) {
 			}
 		}
 		writeList(b, e.args)
+		if f := LookupFunction(e.name.name); lambda != nil && f != nil && f.Name == "aggregate" && len(e.args) == 3 {
+			// Spark adds the identity finish lambda.
+			b.WriteString(", lambdafunction(namedlambdavariable(), namedlambdavariable())")
+		}
 		b.WriteByte(')')
 		if e.filter != nil {
 			b.WriteString(" FILTER (WHERE ")
@@ -177,17 +194,30 @@ func writeSQL(b *strings.Builder, e astExpr) {
 		writeSQL(b, e.index)
 		b.WriteByte(']')
 	case *lambdaExpr:
-		names := make([]string, len(e.params))
-		for i, p := range e.params {
-			names[i] = p.name
+		if lambda == nil {
+			names := make([]string, len(e.params))
+			for i, p := range e.params {
+				names[i] = p.name
+			}
+			if len(names) == 1 {
+				b.WriteString(names[0])
+			} else {
+				b.WriteString("(" + strings.Join(names, ", ") + ")")
+			}
+			b.WriteString(" -> ")
+			writeSQL(b, e.body)
+			break
 		}
-		if len(names) == 1 {
-			b.WriteString(names[0])
-		} else {
-			b.WriteString("(" + strings.Join(names, ", ") + ")")
+		inner := slices.Clone(lambda)
+		for _, p := range e.params {
+			inner = append(inner, p.name)
 		}
-		b.WriteString(" -> ")
-		writeSQL(b, e.body)
+		b.WriteString("lambdafunction(")
+		writeSQLIn(b, e.body, inner)
+		for range e.params {
+			b.WriteString(", namedlambdavariable()")
+		}
+		b.WriteByte(')')
 	case *subqueryExpr:
 		if e.exists {
 			b.WriteString("exists(subquery)")

@@ -1107,7 +1107,8 @@ func (p *parser) parseWord(t token) astExpr {
 		typ, _ := p.parseTypeEnd()
 		end := p.expectOp(")").end
 		return &castExpr{x: x, to: typ, try: kw == "TRY_CAST", pos: t.pos, end: end}
-	case kw == "EXISTS" && next.isOp("("):
+	case kw == "EXISTS" && next.isOp("(") && (p.startsQuery(p.peekAt(2)) || p.peekAt(2).isOp("(") && p.parenQueryAt(2)):
+		// EXISTS (query); exists(array, x -> ...) is the function.
 		p.advance()
 		p.advance()
 		q := p.parseQueryStmt()

@@ -361,6 +361,31 @@ type Subscript struct {
 	Pos      int
 }
 
+// LambdaVar reads a parameter of an enclosing Lambda. ID identifies the
+// parameter within the query (Lambda.Params[i].ID); Name is the name it
+// was written with. The higher-order function that calls the lambda binds
+// it, e.g. to the current array element (Nullable when the array may hold
+// NULL elements), its 0-based INT index, or an accumulator.
+type LambdaVar struct {
+	ID       int
+	Name     string
+	Type     types.Type
+	Nullable bool
+}
+
+// Lambda is a lambda function, `x -> body` or `(acc, x) -> body`: an
+// argument of a higher-order function call (transform, filter, exists,
+// forall, aggregate, array_sort, ...; see the function table). Params are
+// the parameters in order; the function decides what each is bound to and
+// how often Body is evaluated (Spark's HigherOrderFunction semantics). Body
+// reads them as LambdaVar nodes with the same IDs, and may read the input
+// row's columns and the parameters of enclosing lambdas. The lambda's type
+// and nullability are Body's.
+type Lambda struct {
+	Params []*LambdaVar
+	Body   Expr
+}
+
 func (e *ColumnRef) ResultType() types.Type { return e.Type }
 func (e *Literal) ResultType() types.Type   { return e.Type }
 func (e *ParamRef) ResultType() types.Type  { return e.Type }
@@ -374,6 +399,8 @@ func (e *Like) ResultType() types.Type      { return types.BooleanType }
 func (e *IsNull) ResultType() types.Type    { return types.BooleanType }
 func (e *FieldRef) ResultType() types.Type  { return e.Type }
 func (e *Subscript) ResultType() types.Type { return e.Type }
+func (e *LambdaVar) ResultType() types.Type { return e.Type }
+func (e *Lambda) ResultType() types.Type    { return e.Body.ResultType() }
 
 func (e *ColumnRef) IsNullable() bool { return e.Nullable }
 func (e *Literal) IsNullable() bool   { return e.Value == nil }
@@ -388,6 +415,8 @@ func (e *Like) IsNullable() bool      { return e.Nullable }
 func (e *IsNull) IsNullable() bool    { return false }
 func (e *FieldRef) IsNullable() bool  { return e.Nullable }
 func (e *Subscript) IsNullable() bool { return true }
+func (e *LambdaVar) IsNullable() bool { return e.Nullable }
+func (e *Lambda) IsNullable() bool    { return e.Body.IsNullable() }
 
 func (*ColumnRef) exprNode() {}
 func (*Literal) exprNode()   {}
@@ -402,3 +431,5 @@ func (*Like) exprNode()      {}
 func (*IsNull) exprNode()    {}
 func (*FieldRef) exprNode()  {}
 func (*Subscript) exprNode() {}
+func (*LambdaVar) exprNode() {}
+func (*Lambda) exprNode()    {}

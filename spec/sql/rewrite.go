@@ -65,6 +65,8 @@ func children(e Expr) []Expr {
 		return []Expr{e.X}
 	case *Subscript:
 		return []Expr{e.X, e.Index}
+	case *Lambda:
+		return []Expr{e.Body}
 	}
 	return nil
 }
@@ -128,6 +130,10 @@ func withChildren(e Expr, kids []Expr) Expr {
 	case *Subscript:
 		n := *e
 		n.X, n.Index = kids[0], kids[1]
+		return &n
+	case *Lambda:
+		n := *e
+		n.Body = kids[0]
 		return &n
 	}
 	return e

@@ -186,12 +186,8 @@ func (s *scope) starColumns(qual []ident) []int {
 // structField resolves a field of a STRUCT type by name.
 func structField(t types.Type, name ident) (int, *resolveError) {
 	if t.Kind != types.StructKind {
-		hint := ""
-		if t.Kind == types.ArrayKind && t.Elem.Kind == types.StructKind {
-			hint = "reading a field of every array element is not supported yet"
-		}
 		return 0, &resolveError{code: "INVALID_EXTRACT_BASE_FIELD_TYPE",
-			msg: fmt.Sprintf("cannot read field %q of a %s value", name.name, t), hint: hint}
+			msg: fmt.Sprintf("cannot read field %q of a %s value", name.name, t)}
 	}
 	i := t.FieldIndex(name.name)
 	if i < 0 {

@@ -73,8 +73,29 @@ func resolvedName(it selItem, e Expr) string {
 		return x.Name
 	case *FieldRef:
 		return x.Name
+	case *Call:
+		// arr.field over an array of structs (arrayField).
+		if l, ok := lambdaArg(x); ok && x.Func == "transform" && len(l.Params) == 1 {
+			if f, ok := l.Body.(*FieldRef); ok {
+				if v, ok := f.X.(*LambdaVar); ok && v.ID == l.Params[0].ID {
+					if _, written := it.ast.(*nameExpr); written {
+						return f.Name
+					}
+				}
+			}
+		}
 	}
 	return it.name
+}
+
+// lambdaArg returns the lambda function of a higher-order call.
+func lambdaArg(c *Call) (*Lambda, bool) {
+	for _, a := range c.Args {
+		if l, ok := a.(*Lambda); ok {
+			return l, true
+		}
+	}
+	return nil, false
 }
 
 // item checks one SELECT item.
