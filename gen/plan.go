@@ -1,7 +1,9 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 
 	"github.com/dave/jennifer/jen"
 
@@ -162,15 +164,32 @@ func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume con
 	if concurrent {
 		opts[jen.Id("Concurrent")] = jen.True()
 	}
+	// A query that reads no column (count(*), a constant) must not
+	// declare the row variable: Go rejects unused variables.
+	loop := jen.For(jen.Range().Id(rows)).Block(body.stmts...)
+	if mentions(body.stmts, r) {
+		loop = jen.For(jen.Id("i").Op(":=").Range().Id(rows)).Block(
+			append([]jen.Code{jen.Id(r).Op(":=").Op("&").Id(rows).Index(jen.Id("i"))}, body.stmts...)...,
+		)
+	}
 	b.add(jen.If(jen.Err().Op(":=").Qual(pkgRuntime, "Scan").Call(
 		jen.Id("ctx"), jen.Id(rel.varName), jen.Qual(pkgRuntime, "ScanOptions").Values(opts),
 		jen.Func().Params(jen.Id("w").Op("*").Qual(pkgRuntime, "Worker"), jen.Id(rows).Index().Id(rel.row.name)).Error().Block(
-			jen.For(jen.Id("i").Op(":=").Range().Id(rows)).Block(
-				append([]jen.Code{jen.Id(r).Op(":=").Op("&").Id(rows).Index(jen.Id("i"))}, body.stmts...)...,
-			),
+			loop,
 			jen.Return(jen.Nil()),
 		),
 	), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+}
+
+// mentions reports whether the statements use the Go identifier id (a
+// fresh temporary of the function scope, so a textual match is exact). It
+// answers true when the statements cannot be rendered on their own.
+func mentions(stmts []jen.Code, id string) bool {
+	var buf bytes.Buffer
+	if err := jen.Block(stmts...).Render(&buf); err != nil {
+		return true
+	}
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b`).Match(buf.Bytes())
 }
 
 // values produces the rows of an inline table.
