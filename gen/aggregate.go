@@ -27,16 +27,28 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 
 	global := len(p.Groups) == 0
 	groups, order := pc.fn.tmp("groups"), pc.fn.tmp("order")
+	// With a row-wise input and mergeable aggregates, each worker of a
+	// concurrent scan fills its own table (parts), merged afterwards.
+	parallel := concurrentSafe(p.Input) && mergeable(p)
+	parts, part := pc.fn.tmp("parts"), pc.fn.tmp("part")
 	var key *tuple
 	if global {
-		b.add(jen.Id(groups).Op(":=").Op("&").Id(state).Values())
+		if parallel {
+			b.add(jen.Id(parts).Op(":=").Qual(pkgRuntime, "NewLocals").Call(
+				jen.Func().Params().Op("*").Id(state).Block(jen.Return(jen.Op("&").Id(state).Values()))))
+		} else {
+			b.add(jen.Id(groups).Op(":=").Op("&").Id(state).Values())
+		}
 	}
-	pc.produce(b, p.Input, false, func(rb *block, cols []val) {
+	pc.produce(b, p.Input, parallel, func(rb *block, cols []val) {
 		ec := pc.exprs(cols)
 		st := pc.fn.tmp("st")
-		if global {
+		switch {
+		case global && parallel:
+			rb.add(jen.Id(st).Op(":=").Id(parts).Dot("Get").Call(pc.worker()))
+		case global:
 			rb.add(jen.Id(st).Op(":=").Id(groups))
-		} else {
+		default:
 			keys := make([]val, len(p.Groups))
 			for i, g := range p.Groups {
 				keys[i] = rb.bind(ec.compile(rb, g))
@@ -46,22 +58,34 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			}
 			if key == nil {
 				key = pc.declareTuple(b, "key", keys)
-				b.add(jen.Id(groups).Op(":=").Map(jen.Id(key.name)).Op("*").Id(state).Values())
-				b.add(jen.Var().Id(order).Index().Id(key.name))
+				pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
+			}
+			tbl, ord := jen.Id(groups), jen.Id(order)
+			if parallel {
+				pt := pc.fn.tmp("pt")
+				rb.add(jen.Id(pt).Op(":=").Id(parts).Dot("Get").Call(pc.worker()))
+				tbl, ord = jen.Id(pt).Dot("groups"), jen.Id(pt).Dot("order")
 			}
 			k := pc.fn.tmp("k")
 			rb.add(jen.Id(k).Op(":=").Add(key.literal(keys)))
-			rb.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
+			rb.add(jen.Id(st).Op(":=").Add(tbl.Clone()).Index(jen.Id(k)))
 			rb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(
 				jen.Id(st).Op("=").Op("&").Id(state).Values(),
-				jen.Id(groups).Index(jen.Id(k)).Op("=").Id(st),
-				jen.Id(order).Op("=").Append(jen.Id(order), jen.Id(k)),
+				tbl.Clone().Index(jen.Id(k)).Op("=").Id(st),
+				ord.Clone().Op("=").Append(ord.Clone(), jen.Id(k)),
 			))
 		}
 		for j, a := range p.Aggs {
 			pc.aggUpdate(rb, ec, jen.Id(st), j, a)
 		}
 	})
+	if !global && key == nil { // the input produced no rows at all: declare an empty table
+		key = pc.declareTuple(b, "key", pc.groupVals(p))
+		pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
+	}
+	if parallel {
+		pc.mergeParts(b, p, global, state, groups, order, parts)
+	}
 
 	emit := b.sub()
 	st := pc.fn.tmp("st")
@@ -70,11 +94,6 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		emit.add(jen.Id(st).Op(":=").Id(groups))
 	} else {
 		k := pc.fn.tmp("k")
-		if key == nil { // the input produced no rows at all: declare an empty table
-			key = pc.declareTuple(b, "key", pc.groupVals(p))
-			b.add(jen.Id(groups).Op(":=").Map(jen.Id(key.name)).Op("*").Id(state).Values())
-			b.add(jen.Var().Id(order).Index().Id(key.name))
-		}
 		out = append(out, key.fields(jen.Id(k))...)
 		emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
 		defer func() {
@@ -88,6 +107,170 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	if global {
 		b.add(jen.Block(emit.stmts...))
 	}
+}
+
+// declareGroups declares the hash table of a grouped aggregation: groups
+// (key → accumulators) and order (keys by first appearance), and with
+// parallel the per-worker part type and parts.
+func (pc *planCompiler) declareGroups(b *block, key *tuple, state, groups, order string, parallel bool, part, parts string) {
+	if parallel {
+		b.add(jen.Type().Id(part).Struct(
+			jen.Id("groups").Map(jen.Id(key.name)).Op("*").Id(state),
+			jen.Id("order").Index().Id(key.name),
+		))
+		b.add(jen.Id(parts).Op(":=").Qual(pkgRuntime, "NewLocals").Call(
+			jen.Func().Params().Op("*").Id(part).Block(jen.Return(jen.Op("&").Id(part).Values(jen.Dict{
+				jen.Id("groups"): jen.Map(jen.Id(key.name)).Op("*").Id(state).Values(),
+			})))))
+		b.add(jen.Var().Id(groups).Map(jen.Id(key.name)).Op("*").Id(state))
+	} else {
+		b.add(jen.Id(groups).Op(":=").Map(jen.Id(key.name)).Op("*").Id(state).Values())
+	}
+	b.add(jen.Var().Id(order).Index().Id(key.name))
+}
+
+// mergeable reports whether every aggregate of p can be computed as
+// partial states merged afterwards.
+func mergeable(p *sql.Aggregate) bool {
+	for _, a := range p.Aggs {
+		if a.Distinct {
+			switch a.Func {
+			case "count", "sum", "avg", "mean", "min", "max":
+				continue
+			}
+			return false
+		}
+		switch a.Func {
+		case "count", "count_if", "sum", "avg", "mean", "min", "max", "first", "last", "any_value",
+			"first_value", "last_value", "bool_and", "every", "bool_or", "some", "any",
+			"collect_list", "array_agg", "collect_set":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// mergeParts merges the workers' partial tables into groups and order
+// (for a global aggregate, into the single accumulator groups).
+func (pc *planCompiler) mergeParts(b *block, p *sql.Aggregate, global bool, state, groups, order, parts string) {
+	dst, src := pc.fn.tmp("dst"), pc.fn.tmp("src")
+	var merge []jen.Code
+	for j, a := range p.Aggs {
+		merge = append(merge, pc.aggMerge(b, jen.Id(dst), jen.Id(src), j, a)...)
+	}
+	i := pc.fn.tmp("i")
+	if global {
+		b.add(jen.Id(groups).Op(":=").Op("&").Id(state).Values())
+		b.add(jen.For(jen.List(jen.Id(i), jen.Id(src)).Op(":=").Range().Id(parts).Dot("All").Call()).Block(
+			append([]jen.Code{
+				jen.If(jen.Id(i).Op("==").Lit(0)).Block(jen.Id(groups).Op("=").Id(src), jen.Continue()),
+				jen.Id(dst).Op(":=").Id(groups),
+			}, merge...)...,
+		))
+		return
+	}
+	pt, k := pc.fn.tmp("pt"), pc.fn.tmp("k")
+	b.add(jen.For(jen.List(jen.Id(i), jen.Id(pt)).Op(":=").Range().Id(parts).Dot("All").Call()).Block(
+		jen.If(jen.Id(i).Op("==").Lit(0)).Block(
+			jen.Id(groups).Op(",").Id(order).Op("=").Id(pt).Dot("groups").Op(",").Id(pt).Dot("order"),
+			jen.Continue(),
+		),
+		jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(pt).Dot("order")).Block(
+			append([]jen.Code{
+				jen.Id(src).Op(":=").Id(pt).Dot("groups").Index(jen.Id(k)),
+				jen.Id(dst).Op(":=").Id(groups).Index(jen.Id(k)),
+				jen.If(jen.Id(dst).Op("==").Nil()).Block(
+					jen.Id(groups).Index(jen.Id(k)).Op("=").Id(src),
+					jen.Id(order).Op("=").Append(jen.Id(order), jen.Id(k)),
+					jen.Continue(),
+				),
+			}, merge...)...,
+		),
+	))
+}
+
+// aggMerge emits the code folding the partial accumulator src of
+// aggregate j into dst.
+func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sql.AggCall) []jen.Code {
+	d := func(suffix string) *jen.Statement { return dst.Clone().Dot(accName(j, suffix)) }
+	s := func(suffix string) *jen.Statement { return src.Clone().Dot(accName(j, suffix)) }
+	if a.Distinct && a.Func != "min" && a.Func != "max" {
+		argT := a.Args[0].ResultType()
+		x, seen := pc.fn.tmp("x"), pc.fn.tmp("seen")
+		return []jen.Code{
+			jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.reg.baseType(argT)).Struct().Values()),
+			jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(s("Order"))).Block(
+				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("")).Index(jen.Id(x)), jen.Op("!").Id(seen)).Block(
+					d("").Index(jen.Id(x)).Op("=").Struct().Values(),
+					d("Order").Op("=").Append(d("Order"), jen.Id(x)),
+				),
+			),
+		}
+	}
+	switch a.Func {
+	case "count", "count_if":
+		return []jen.Code{d("").Op("+=").Add(s(""))}
+	case "sum":
+		var add []jen.Code
+		switch a.Type.Kind {
+		case types.LongKind:
+			add = pc.checkedAdd(b, d(""), s(""), "Add", a.Type)
+		case types.DecimalKind:
+			add = pc.decimalAccumulate(b, d(""), a.Type.Scale, val{v: s(""), t: a.Type}, a.Type)
+		default:
+			add = []jen.Code{d("").Op("+=").Add(s(""))}
+		}
+		return []jen.Code{jen.If(s("OK")).Block(append(add, d("OK").Op("=").True())...)}
+	case "avg", "mean":
+		var add []jen.Code
+		if a.Type.Kind == types.DecimalKind {
+			sumT := types.DecimalOf(types.MaxDecimalPrecision, a.Args[0].ResultType().Scale)
+			add = pc.decimalAccumulate(b, d(""), sumT.Scale, val{v: s(""), t: sumT}, sumT)
+		} else {
+			add = []jen.Code{d("").Op("+=").Add(s(""))}
+		}
+		return append(add, d("N").Op("+=").Add(s("N")))
+	case "min", "max":
+		op := "<"
+		if a.Func == "max" {
+			op = ">"
+		}
+		ec := pc.exprs(nil)
+		better := ec.compare(val{v: s(""), t: a.Type}, val{v: d(""), t: a.Type}, op)
+		return []jen.Code{jen.If(s("OK").Op("&&").Parens(jen.Op("!").Add(d("OK")).Op("||").Add(better))).Block(
+			jen.List(d(""), d("OK")).Op("=").List(s(""), jen.True()))}
+	case "first", "any_value", "first_value":
+		return []jen.Code{jen.If(jen.Op("!").Add(d("Set")).Op("&&").Add(s("Set"))).Block(
+			jen.List(d(""), d("OK"), d("Set")).Op("=").List(s(""), s("OK"), jen.True()))}
+	case "last", "last_value":
+		return []jen.Code{jen.If(s("Set")).Block(
+			jen.List(d(""), d("OK"), d("Set")).Op("=").List(s(""), s("OK"), jen.True()))}
+	case "bool_and", "every":
+		return []jen.Code{jen.If(s("OK")).Block(
+			jen.List(d(""), d("OK")).Op("=").List(jen.Parens(jen.Op("!").Add(d("OK")).Op("||").Add(d(""))).Op("&&").Add(s("")), jen.True()))}
+	case "bool_or", "some", "any":
+		return []jen.Code{jen.If(s("OK")).Block(
+			jen.List(d(""), d("OK")).Op("=").List(d("").Op("||").Add(s("")), jen.True()))}
+	case "collect_list", "array_agg":
+		return []jen.Code{d("").Op("=").Append(d(""), s("").Op("..."))}
+	case "collect_set":
+		x, seen := pc.fn.tmp("x"), pc.fn.tmp("seen")
+		elem := jen.Id(x)
+		if a.Type.ContainsNull {
+			elem = jen.Id(x).Dot("V")
+		}
+		return []jen.Code{
+			jen.If(d("Seen").Op("==").Nil()).Block(d("Seen").Op("=").Map(pc.reg.baseType(*a.Type.Elem)).Struct().Values()),
+			jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(s(""))).Block(
+				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("Seen")).Index(elem.Clone()), jen.Op("!").Id(seen)).Block(
+					d("Seen").Index(elem.Clone()).Op("=").Struct().Values(),
+					d("").Op("=").Append(d(""), jen.Id(x)),
+				),
+			),
+		}
+	}
+	panic(&UnsupportedError{Pos: a.Pos, What: "merging aggregate " + a.Func})
 }
 
 // groupVals returns placeholder values of the group expressions' types

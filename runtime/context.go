@@ -87,6 +87,12 @@ type Worker struct {
 	Arena Arena
 	// at describes the input being read, for error messages.
 	at string
+	// locals are this worker's values of Locals (ids in localIDs), the
+	// last one used cached in localID/local.
+	localIDs []int
+	locals   []any
+	localID  int
+	local    any
 }
 
 // sinkCloser is the non-generic view of a Sink.
