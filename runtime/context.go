@@ -25,6 +25,8 @@ type FlowContext struct {
 	// fileName is the prefix of the data files this flow run writes.
 	filePrefix string
 	metrics    flowMetrics
+	// cdc holds what an AUTO CDC flow's run collected (ApplyChanges).
+	cdc *cdcBatch
 }
 
 // flowMetrics are counted while a flow runs; the flow_progress event

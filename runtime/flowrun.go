@@ -25,7 +25,7 @@ func (u *update) runFlow(f *Flow) error {
 	u.flowEvent(f, statusRunning, nil, nil)
 	var res flowResult
 	switch f.Kind {
-	case AppendFlow:
+	case AppendFlow, ChangeFlow:
 		res, err = u.runStreaming(f, h)
 	case CompleteFlow:
 		res, err = u.runComplete(f, h)
@@ -62,9 +62,12 @@ type flowResult struct {
 	backlogFiles int64
 	backlogBytes int64
 	expectations []expectationResult
-	technique    string
-	idle         bool
-	seconds      float64
+	// upserted and deleted count the target rows an AUTO CDC flow
+	// inserted or updated, and deleted.
+	upserted, deleted int64
+	technique         string
+	idle              bool
+	seconds           float64
 }
 
 // expectationResult is one expectation's counts, as in data_quality.
@@ -190,6 +193,8 @@ func streamingInputs(f *Flow) []string {
 type batchPlan struct {
 	files  map[string][]source.FileInfo
 	tables map[string][]tableFile
+	// feeds are the versions (From, To] of the tables read as change feeds.
+	feeds map[string]versionRange
 }
 
 // runStreaming runs an append flow: micro-batches until the frontier frozen
@@ -265,6 +270,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			if err := cp.writeOffsets(off); err != nil {
 				return res, err
 			}
+			faultPoint("after-offsets")
 			cp.pending = off
 		}
 		before := res.bytes
@@ -359,9 +365,10 @@ func toSeen(files []source.FileInfo) []seenFile {
 	return out
 }
 
-// resolveBatch turns a batch's offsets into the files to read.
-func (u *update) resolveBatch(off *batchOffsets) (*batchPlan, error) {
-	plan := &batchPlan{files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}}
+// resolveBatch turns a batch's offsets into the files to read, or, for an
+// input f reads as a change feed, the versions whose changes to read.
+func (u *update) resolveBatch(f *Flow, off *batchOffsets) (*batchPlan, error) {
+	plan := &batchPlan{files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]versionRange{}}
 	for name, in := range off.Inputs {
 		if in.Skip {
 			continue
@@ -384,6 +391,10 @@ func (u *update) resolveBatch(off *batchOffsets) (*batchPlan, error) {
 			}
 			continue
 		}
+		if in.Versions != nil && readsChangeFeed(f, name) {
+			plan.feeds[name] = *in.Versions
+			continue
+		}
 		if in.Versions != nil {
 			th, err := u.handle(name)
 			if err != nil {
@@ -401,7 +412,10 @@ func (u *update) resolveBatch(off *batchOffsets) (*batchPlan, error) {
 
 // runBatch runs one micro-batch and commits its output with the flow's txn.
 func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
-	plan, err := u.resolveBatch(off)
+	if f.Kind == ChangeFlow {
+		return u.runChangeBatch(f, h, cp, off, res)
+	}
+	plan, err := u.resolveBatch(f, off)
 	if err != nil {
 		return err
 	}
@@ -487,6 +501,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	if err := h.commitReplace(f.Target.tableDesc(), files, &txnAction{AppID: state.FlowID, Version: state.Refreshes}); err != nil {
 		return res, err
 	}
+	faultPoint("after-commit")
 	state.Definition, state.Inputs = f.Definition, sig
 	state.Refreshes++
 	if err := writeFileAtomic(statePath, mustJSON(state)); err != nil {
@@ -598,6 +613,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
 				return res, err
 			}
+			faultPoint("after-commit")
 			res.add(ctx, counts, expectationNames(f.Target), h.name)
 		}
 		st.Done, st.At = true, time.Now().UTC()
@@ -645,6 +661,7 @@ func (u *update) fullRefresh(tables []string) error {
 		}
 		u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
 			Message: fmt.Sprintf("Table %s was reset for a full refresh.", name)})
+		faultPoint("mid-full-refresh")
 	}
 	return os.Remove(intent)
 }
@@ -666,7 +683,7 @@ func (u *update) planning(f *Flow, technique, reason string) {
 func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 	fp := map[string]any{"status": status}
 	if res != nil {
-		fp["metrics"] = map[string]any{
+		metrics := map[string]any{
 			"num_output_rows": res.outputRows,
 			"num_input_rows":  res.inputRows,
 			"backlog_bytes":   res.backlogBytes,
@@ -678,6 +695,10 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 			"malformed_rows":  res.malformed,
 			"duration_s":      res.seconds,
 		}
+		if f.Kind == ChangeFlow {
+			metrics["num_upserted_rows"], metrics["num_deleted_rows"] = res.upserted, res.deleted
+		}
+		fp["metrics"] = metrics
 		if res.expectations != nil || res.droppedRows > 0 {
 			fp["data_quality"] = map[string]any{"dropped_records": res.droppedRows, "expectations": res.expectations}
 		}
@@ -718,7 +739,7 @@ func (u *update) defineGraph() {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 			Message: fmt.Sprintf("Flow '%s' is defined as %s.", f.Name, f.Kind),
 			Details: map[string]any{"flow_definition": map[string]any{
-				"output_dataset": f.Target.DatasetName(), "input_datasets": inputs, "flow_type": string(f.Kind),
+				"output_dataset": f.Target.DatasetName(), "input_datasets": inputs, "flow_type": f.Kind.flowType(),
 			}}})
 	}
 }

@@ -138,6 +138,9 @@ type Input struct {
 	// Streaming is true for STREAM(x): only data added since the flow's
 	// checkpoint is read, in micro-batches.
 	Streaming bool
+	// ChangeFeed is true when a streamed table is read as its change data
+	// feed (Relation is then a *ChangeFeed; see read_change_feed).
+	ChangeFeed bool
 }
 
 // Relation is anything a flow can read: a Source or a Dataset.

@@ -95,28 +95,8 @@ func ErrNotNull(table, column string) error {
 // violates a `drop` expectation is not written, one that violates a `fail`
 // expectation returns an *ExpectationError.
 func (s *Sink[T]) Emit(r *T) error {
-	drop := false
-	for i := range s.table.Expectations {
-		e := &s.table.Expectations[i]
-		res, err := e.Check(r)
-		if err != nil {
-			return fmt.Errorf("expectation %q on dataset %s: %w\n  row: %s", e.Name, s.table.Name, err, formatRow(r))
-		}
-		if res.Valid && res.V {
-			s.c.passed[i]++
-			continue
-		}
-		s.c.failed[i]++
-		switch e.Action {
-		case Drop:
-			drop = true
-		case Fail:
-			return &ExpectationError{Dataset: s.table.Name, Name: e.Name, Text: e.Text, Row: formatRow(r)}
-		}
-	}
-	if drop {
-		s.c.dropped++
-		return nil
+	if drop, err := s.table.check(r, &s.c); drop || err != nil {
+		return err
 	}
 	s.vals = s.table.Codec.Shred(r, s.vals)
 	s.ends = append(s.ends, len(s.vals))

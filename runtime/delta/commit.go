@@ -153,7 +153,10 @@ func newUUID() string {
 // ReplaceFiles.
 type WriteOptions struct {
 	// Metadata is written with the commit: required for a new table (then a
-	// protocol (1,2) action is written too), or a schema change.
+	// protocol action is written too: reader 1 and writer 2, or writer 4
+	// when its configuration enables the change data feed), or a schema or
+	// property change (a table that enables the change data feed is
+	// upgraded to writer version 4 in the same commit).
 	Metadata *Metadata
 	// Txn, when set, records the application's transaction version in the
 	// same commit, so that data and progress commit atomically.
@@ -164,6 +167,11 @@ type WriteOptions struct {
 	OperationParameters map[string]any
 	// Now is the commit time; the zero value means time.Now().
 	Now time.Time
+	// Changes are the cdc actions of the commit (protocol, "Add CDC
+	// File"): the `_change_data/` files that hold its row-level changes,
+	// written by a commit that rewrites files of a table with the change
+	// data feed enabled.
+	Changes []CDC
 }
 
 // Append commits adds to the table of snap (nil for a new table, with
@@ -217,12 +225,27 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 		if opts.Metadata == nil {
 			return -1, fmt.Errorf("commit %s: a new table needs WriteOptions.Metadata", table)
 		}
-		actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: 1, MinWriterVersion: 2}})
+		actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: 1, MinWriterVersion: writerVersionFor(opts.Metadata.Configuration)}})
 	} else {
 		readVersion = snap.Version
-		if snap.Protocol.MinWriterVersion > 2 || snap.Protocol.MinReaderVersion > 1 {
-			return -1, fmt.Errorf("commit %s: the table requires Delta writer version %d (reader %d); pipegen writes tables of writer version 2 and reader version 1 only",
-				table, snap.Protocol.MinWriterVersion, snap.Protocol.MinReaderVersion)
+		m := snap.Metadata
+		if opts.Metadata != nil {
+			m = *opts.Metadata
+		}
+		if err := checkWritable(table, snap.Protocol, m, len(removes) > 0); err != nil {
+			return -1, err
+		}
+		if w := writerVersionFor(m.Configuration); w > snap.Protocol.MinWriterVersion {
+			actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: snap.Protocol.MinReaderVersion, MinWriterVersion: w}})
+		}
+	}
+	if len(opts.Changes) > 0 {
+		m := opts.Metadata
+		if m == nil && snap != nil {
+			m = &snap.Metadata
+		}
+		if m == nil || !ChangeDataFeedEnabled(m.Configuration) {
+			return -1, fmt.Errorf("commit %s: change data files need the table property %s=true", table, ChangeDataFeedProperty)
 		}
 	}
 	if opts.Operation != "" {
@@ -267,6 +290,9 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 	}
 	for i := range adds {
 		actions = append(actions, Action{Add: &adds[i]})
+	}
+	for i := range opts.Changes {
+		actions = append(actions, Action{CDC: &opts.Changes[i]})
 	}
 	return Commit(table, readVersion, actions)
 }

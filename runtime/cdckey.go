@@ -1,0 +1,147 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// AUTO CDC compares keys, sequence values and rows as bytes: appendOrdered
+// encodes a generic value (parquetio's representation, see "Generic
+// values" there) so that bytes.Compare on two encodings of one type orders
+// them as Spark orders the values (ascending, NULLs first, NaN above every
+// other floating value, -0.0 equal to 0.0) and equal encodings mean equal
+// values. Encodings are self-delimiting, so the encoding of a tuple is the
+// concatenation of its parts' encodings and tuples compare column by
+// column.
+
+// appendOrdered appends the order-preserving encoding of v, a generic value
+// of type t, to dst.
+func appendOrdered(dst []byte, v any, t types.Type) []byte {
+	if v == nil {
+		return append(dst, 0)
+	}
+	dst = append(dst, 1)
+	switch t.Kind {
+	case types.BooleanKind:
+		if b, _ := v.(bool); b {
+			return append(dst, 1)
+		}
+		return append(dst, 0)
+	case types.ByteKind, types.ShortKind, types.IntKind, types.LongKind,
+		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind:
+		return appendInt(dst, asInt(v))
+	case types.FloatKind, types.DoubleKind:
+		var f float64
+		switch x := v.(type) {
+		case float32:
+			f = float64(x)
+		case float64:
+			f = x
+		}
+		return appendFloat(dst, f)
+	case types.DecimalKind:
+		d, _ := v.(types.Decimal)
+		dst = binary.BigEndian.AppendUint64(dst, uint64(d.Hi)^1<<63)
+		return binary.BigEndian.AppendUint64(dst, d.Lo)
+	case types.StringKind:
+		s, _ := v.(string)
+		return appendEscaped(dst, s)
+	case types.BinaryKind:
+		b, _ := v.([]byte)
+		return appendEscaped(dst, string(b))
+	case types.StructKind:
+		s, _ := v.(parquetio.Struct)
+		for i, f := range t.Fields {
+			var x any
+			if i < len(s) {
+				x = s[i]
+			}
+			dst = appendOrdered(dst, x, f.Type)
+		}
+		return dst
+	case types.ArrayKind:
+		list, _ := v.([]any)
+		for _, e := range list {
+			dst = append(dst, 1)
+			dst = appendOrdered(dst, e, *t.Elem)
+		}
+		return append(dst, 0)
+	case types.MapKind:
+		entries, _ := v.([]parquetio.MapEntry)
+		for _, e := range entries {
+			dst = append(dst, 1)
+			dst = appendOrdered(dst, e.Key, *t.Key)
+			dst = appendOrdered(dst, e.Value, *t.Value)
+		}
+		return append(dst, 0)
+	}
+	return dst
+}
+
+// asInt returns an integral, date, timestamp or interval value as int64.
+func asInt(v any) int64 {
+	switch x := v.(type) {
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case int64:
+		return x
+	case types.Date:
+		return int64(x)
+	case types.Timestamp:
+		return int64(x)
+	case types.Interval:
+		return int64(x)
+	}
+	return 0
+}
+
+func appendInt(dst []byte, i int64) []byte {
+	return binary.BigEndian.AppendUint64(dst, uint64(i)^1<<63)
+}
+
+func appendFloat(dst []byte, f float64) []byte {
+	var bits uint64
+	switch {
+	case math.IsNaN(f):
+		bits = math.MaxUint64 // above +Inf, as Spark orders NaN
+	case f == 0:
+		bits = 1 << 63 // -0.0 and 0.0 are equal
+	default:
+		bits = math.Float64bits(f)
+		if bits&(1<<63) != 0 {
+			bits = ^bits
+		} else {
+			bits |= 1 << 63
+		}
+	}
+	return binary.BigEndian.AppendUint64(dst, bits)
+}
+
+// appendEscaped appends s with each 0x00 byte written as 0x00 0xFF and a
+// 0x00 0x01 terminator, so that a prefix sorts before its extensions.
+func appendEscaped(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			dst = append(dst, 0, 0xFF)
+			continue
+		}
+		dst = append(dst, s[i])
+	}
+	return append(dst, 0, 1)
+}
+
+// appendTuple appends the encodings of the values at idx of row, whose
+// columns have the types of schema.
+func appendTuple(dst []byte, row []any, schema types.Schema, idx []int) []byte {
+	for _, i := range idx {
+		dst = appendOrdered(dst, row[i], schema[i].Type)
+	}
+	return dst
+}

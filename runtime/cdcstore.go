@@ -1,0 +1,582 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// Storage of AUTO CDC targets.
+//
+// The target's data files are leaves of a key-range index: each file holds
+// the rows of the keys in [lo, next leaf's lo), sorted by key, and names its
+// range in the Delta add action's tags (pipegen.cdc.lo, .hi, .keys). A
+// micro-batch routes each changed key to its leaf and rewrites only the
+// leaves that hold changed keys, copy-on-write: one Delta commit removes
+// their files and adds the new ones, with the change data feed files of the
+// batch (cdc actions) and the flow's txn. New keys above the greatest key
+// of a full leaf start a new leaf instead of rewriting it, so an
+// insert-mostly feed rewrites little; a leaf over cdcMaxLeafKeys keys is
+// split.
+//
+// Each leaf has a state file beside it in the flow's checkpoint folder
+// (cdc_state/, named by the pipegen.cdc.state tag): the records of its
+// keys (see cdcmerge.go), tombstones included. State files are written
+// before the commit that names them, so the table's log says at every
+// version which state goes with which rows; a crash before the commit
+// leaves only unreferenced files, removed by the next batch.
+
+// Tags of a leaf's add action.
+const (
+	tagLo        = "pipegen.cdc.lo"
+	tagHi        = "pipegen.cdc.hi"
+	tagKeys      = "pipegen.cdc.keys"
+	tagState     = "pipegen.cdc.state"
+	tagTruncated = "pipegen.cdc.truncated"
+)
+
+// Leaf sizes, in keys: a leaf is split into leaves of about cdcLeafKeys
+// keys when it exceeds twice that; new keys above a leaf of at least a
+// quarter of it start a new leaf.
+var cdcLeafKeys = 32768
+
+// cdcLeaf is one leaf: its key range's lower bound, greatest key, key
+// count, state file and live data file (nil for a leaf being created).
+type cdcLeaf struct {
+	lo, hi []byte
+	keys   int64
+	state  string
+	add    *delta.Add
+}
+
+// cdcStore applies micro-batches of changes to one AUTO CDC target.
+type cdcStore struct {
+	spec     *cdcSpec
+	h        *tableHandle
+	stateDir string
+	// prefix makes the names of the files one batch attempt writes unique.
+	prefix string
+	now    time.Time
+}
+
+// cdcOutcome is what applying a batch did.
+type cdcOutcome struct {
+	// upserted counts rows inserted or updated in the target (CDF
+	// insert and update_postimage rows); deleted the rows removed.
+	upserted, deleted int64
+	// removedFiles and removedBytes are the data files the batch rewrote;
+	// addedFiles and addedBytes those it wrote (state and change files
+	// not included, see stateBytes and changeBytes).
+	removedFiles, addedFiles  int
+	removedBytes, addedBytes  int64
+	stateBytes, changeBytes   int64
+	leavesBefore, leavesAfter int
+}
+
+// cdcJob is the rewrite of one leaf (or the creation of one).
+type cdcJob struct {
+	leaf *cdcLeaf // nil: a new leaf starting at lo
+	lo   []byte
+	keys [][]byte
+}
+
+// cdcJobResult is what a job wrote.
+type cdcJobResult struct {
+	adds    []delta.Add
+	states  []string
+	change  *delta.CDC
+	changes []cdfRow
+	bytes   int64
+	state   int64
+}
+
+// stateSchema returns the columns of a state file.
+func (s *cdcSpec) stateSchema() types.Schema {
+	out := types.Schema{
+		{Name: "__cdc_key", Type: types.BinaryType},
+		{Name: "__cdc_order", Type: types.BinaryType},
+		{Name: "__cdc_delete", Type: types.BooleanType},
+		{Name: "__cdc_applied_at", Type: types.TimestampType},
+		{Name: "__cdc_sequence", Type: s.seqType, Nullable: true},
+	}
+	for _, f := range s.data {
+		f.Nullable = true
+		out = append(out, f)
+	}
+	return out
+}
+
+// stateColumns is the number of bookkeeping columns before the data
+// columns of a state file.
+const stateColumns = 5
+
+// loadLeaves returns the leaves of the snapshot sorted by lo and the
+// truncate watermark in force. A live file without pipegen's tags means
+// another writer changed the table: the flow cannot continue without a
+// full refresh.
+func (st *cdcStore) loadLeaves(snap *delta.Snapshot) ([]*cdcLeaf, []byte, error) {
+	var leaves []*cdcLeaf
+	var trunc []byte
+	for i := range snap.Files {
+		a := &snap.Files[i]
+		name, ok := a.Tags[tagState]
+		lo, err1 := hex.DecodeString(a.Tags[tagLo])
+		hi, err2 := hex.DecodeString(a.Tags[tagHi])
+		keys, err3 := strconv.ParseInt(a.Tags[tagKeys], 10, 64)
+		if !ok || err1 != nil || err2 != nil || err3 != nil {
+			return nil, nil, fmt.Errorf("table %s: data file %s was not written by AUTO CDC flow %s (the table was changed by another writer); "+
+				"run a full refresh of %s: --full-refresh %s", st.h.name, a.Path, st.spec.flow, st.h.name, st.h.name)
+		}
+		if t, ok := a.Tags[tagTruncated]; ok {
+			b, err := hex.DecodeString(t)
+			if err == nil && bytes.Compare(b, trunc) > 0 {
+				trunc = b
+			}
+		}
+		leaves = append(leaves, &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, add: a})
+	}
+	slices.SortFunc(leaves, func(a, b *cdcLeaf) int { return bytes.Compare(a.lo, b.lo) })
+	for i, l := range leaves {
+		if (i == 0 && len(l.lo) != 0) || (i > 0 && bytes.Equal(l.lo, leaves[i-1].lo)) {
+			return nil, nil, fmt.Errorf("table %s: the key ranges of AUTO CDC flow %s's data files do not cover the keys once; run a full refresh: --full-refresh %s",
+				st.h.name, st.spec.flow, st.h.name)
+		}
+	}
+	return leaves, trunc, nil
+}
+
+// apply merges a micro-batch of changes (key, record) and a truncate
+// watermark (nil: no truncate in the batch) into the table and commits the
+// result with txn in one Delta commit.
+func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, params map[string]any) (cdcOutcome, error) {
+	var out cdcOutcome
+	snap, err := st.h.snapshot()
+	if err != nil {
+		return out, err
+	}
+	if snap == nil {
+		return out, fmt.Errorf("table %s does not exist at %s", st.h.name, st.h.path)
+	}
+	leaves, truncAt, err := st.loadLeaves(snap)
+	if err != nil {
+		return out, err
+	}
+	out.leavesBefore = len(leaves)
+	byKey := map[string][]cdcRecord{}
+	for _, c := range changes {
+		byKey[string(c.key)] = append(byKey[string(c.key)], c.rec)
+	}
+	keys := make([][]byte, 0, len(byKey))
+	for k, recs := range byKey {
+		byKey[k] = sortRecords(recs)
+		keys = append(keys, []byte(k))
+	}
+	slices.SortFunc(keys, bytes.Compare)
+	retruncate := trunc != nil && bytes.Compare(trunc, truncAt) > 0
+	if retruncate {
+		truncAt = trunc
+	}
+	jobs := st.plan(leaves, keys, retruncate)
+	results := make([]cdcJobResult, len(jobs))
+	if err := parallel(len(jobs), func(i int) error {
+		r, err := st.run(i, jobs[i], byKey, truncAt, retruncate)
+		results[i] = r
+		return err
+	}); err != nil {
+		st.discard(results)
+		return out, err
+	}
+	var removes, adds []delta.Add
+	var cdcs []delta.CDC
+	live := map[string]bool{}
+	rewritten := map[*cdcLeaf]bool{}
+	for i, j := range jobs {
+		if j.leaf != nil && j.leaf.add != nil {
+			removes = append(removes, *j.leaf.add)
+			rewritten[j.leaf] = true
+			out.removedFiles++
+			out.removedBytes += j.leaf.add.Size
+		}
+		r := results[i]
+		adds = append(adds, r.adds...)
+		for _, s := range r.states {
+			live[s] = true
+		}
+		if r.change != nil {
+			cdcs = append(cdcs, *r.change)
+			out.changeBytes += r.change.Size
+		}
+		out.addedFiles += len(r.adds)
+		out.addedBytes += r.bytes
+		out.stateBytes += r.state
+		for _, c := range r.changes {
+			switch c.kind {
+			case delta.ChangeInsert, delta.ChangeUpdatePostimage:
+				out.upserted++
+			case delta.ChangeDelete:
+				out.deleted++
+			}
+		}
+	}
+	for _, l := range leaves {
+		if !rewritten[l] {
+			live[l.state] = true
+		}
+	}
+	out.leavesAfter = len(leaves) - len(removes) + len(adds)
+	faultPoint("after-data-files")
+	if err := st.h.commitMerge(removes, adds, cdcs, txn, params); err != nil {
+		st.discard(results)
+		return out, err
+	}
+	faultPoint("after-commit")
+	st.collect(live)
+	return out, nil
+}
+
+// plan chooses the leaves to rewrite or create for keys (sorted).
+func (st *cdcStore) plan(leaves []*cdcLeaf, keys [][]byte, retruncate bool) []cdcJob {
+	if len(leaves) == 0 {
+		if len(keys) == 0 && !retruncate {
+			return nil
+		}
+		return []cdcJob{{lo: nil, keys: keys}}
+	}
+	byLeaf := make([][][]byte, len(leaves))
+	for _, k := range keys {
+		i := sort.Search(len(leaves), func(i int) bool { return bytes.Compare(leaves[i].lo, k) > 0 }) - 1
+		byLeaf[i] = append(byLeaf[i], k)
+	}
+	var jobs []cdcJob
+	for i, l := range leaves {
+		ks := byLeaf[i]
+		switch {
+		case len(ks) == 0 && !retruncate:
+		case !retruncate && l.keys >= int64(cdcLeafKeys/4) && bytes.Compare(ks[0], l.hi) > 0:
+			// Only new keys above a well-filled leaf: start a leaf.
+			jobs = append(jobs, cdcJob{lo: ks[0], keys: ks})
+		default:
+			jobs = append(jobs, cdcJob{leaf: l, lo: l.lo, keys: ks})
+		}
+	}
+	return jobs
+}
+
+// run merges one job's keys into its leaf and writes the resulting leaves
+// (several when it grew past the split size, none when a leaf other than
+// the first is left empty) and the job's change data file.
+func (st *cdcStore) run(n int, j cdcJob, byKey map[string][]cdcRecord, truncAt []byte, retruncate bool) (cdcJobResult, error) {
+	var r cdcJobResult
+	var entries []cdcEntry
+	if j.leaf != nil && j.leaf.state != "" {
+		var err error
+		if entries, err = st.readState(j.leaf.state); err != nil {
+			return r, err
+		}
+	}
+	m := st.spec.mergeLeaf(entries, j.keys, byKey, truncAt, retruncate, st.now.UnixMilli())
+	r.changes = m.changes
+	chunks := splitEntries(m.entries, cdcLeafKeys)
+	if len(chunks) == 0 && len(j.lo) == 0 {
+		chunks = [][]cdcEntry{nil} // the first leaf stays, even empty
+	}
+	for c, chunk := range chunks {
+		lo := j.lo
+		if c > 0 {
+			lo = chunk[0].key
+		}
+		add, state, err := st.writeLeaf(n, c, lo, chunk, truncAt)
+		if add.Path != "" {
+			r.adds = append(r.adds, add)
+			r.bytes += add.Size
+		}
+		if state != "" {
+			r.states = append(r.states, state)
+		}
+		if err != nil {
+			return r, err
+		}
+		if fi, err := os.Stat(filepath.Join(st.stateDir, state)); err == nil {
+			r.state += fi.Size()
+		}
+	}
+	if len(m.changes) > 0 {
+		cdc, err := st.writeChanges(n, m.changes)
+		if err != nil {
+			return r, err
+		}
+		r.change = &cdc
+	}
+	return r, nil
+}
+
+// splitEntries cuts entries into leaves of about size keys when there are
+// more than twice as many.
+func splitEntries(entries []cdcEntry, size int) [][]cdcEntry {
+	if len(entries) == 0 {
+		return nil
+	}
+	if len(entries) <= 2*size {
+		return [][]cdcEntry{entries}
+	}
+	n := (len(entries) + size - 1) / size
+	var out [][]cdcEntry
+	for i := 0; i < n; i++ {
+		out = append(out, entries[i*len(entries)/n:(i+1)*len(entries)/n])
+	}
+	return out
+}
+
+// writeLeaf writes a leaf's state file and data file and returns the data
+// file's add action, tagged with the leaf's range and state.
+func (st *cdcStore) writeLeaf(job, chunk int, lo []byte, entries []cdcEntry, truncAt []byte) (delta.Add, string, error) {
+	state, err := st.writeState(job, chunk, entries)
+	if err != nil {
+		return delta.Add{}, state, err
+	}
+	var rows [][]any
+	for _, e := range entries {
+		rows = append(rows, e.rows...)
+	}
+	df, err := writeRows(st.h.path, st.prefix, job, chunk, st.spec.schema, rows)
+	if err != nil {
+		return delta.Add{}, state, err
+	}
+	add := delta.NewAdd(df.rel, nil, parquetio.FileInfo{Size: df.size, NumRecords: df.rows, Stats: df.stats}, st.now)
+	add.Tags = map[string]string{
+		tagLo:    hex.EncodeToString(lo),
+		tagHi:    "",
+		tagKeys:  strconv.Itoa(len(entries)),
+		tagState: state,
+	}
+	if len(entries) > 0 {
+		add.Tags[tagHi] = hex.EncodeToString(entries[len(entries)-1].key)
+	}
+	if truncAt != nil {
+		add.Tags[tagTruncated] = hex.EncodeToString(truncAt)
+	}
+	return add, state, nil
+}
+
+// writeRows writes rows of generic values in the canonical layout of
+// schema into a new data file under dir.
+func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows [][]any) (dataFile, error) {
+	f, err := newDataFile(dir, prefix, worker, seq, schema)
+	if err != nil {
+		return dataFile{}, err
+	}
+	enc := parquetio.NewEncoder(schema)
+	batch := make([]parquet.Row, 0, shredBatch)
+	for i, r := range rows {
+		row, err := enc.Append(nil, r)
+		if err != nil {
+			f.discard()
+			return dataFile{}, fmt.Errorf("write %s: row %d: %w", f.path, i, err)
+		}
+		batch = append(batch, row)
+		if len(batch) == cap(batch) || i == len(rows)-1 {
+			if err := f.write(batch); err != nil {
+				f.discard()
+				return dataFile{}, err
+			}
+			batch = batch[:0]
+		}
+	}
+	return f.finish()
+}
+
+// writeState writes the state file of a leaf and returns its name.
+func (st *cdcStore) writeState(job, chunk int, entries []cdcEntry) (string, error) {
+	var rows [][]any
+	for _, e := range entries {
+		for _, r := range e.recs {
+			row := make([]any, stateColumns, stateColumns+len(st.spec.data))
+			row[0], row[1], row[2], row[3], row[4] = e.key, r.order, r.del, types.Timestamp(r.at*1000), r.seq
+			if r.row != nil {
+				row = append(row, r.row...)
+			} else {
+				row = row[:stateColumns+len(st.spec.data)]
+			}
+			rows = append(rows, row)
+		}
+	}
+	df, err := writeRows(st.stateDir, st.prefix, job, chunk, st.spec.stateSchema(), rows)
+	if err != nil {
+		return "", err
+	}
+	return df.rel, nil
+}
+
+// readState reads a leaf's state file into entries sorted by key.
+func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
+	path := filepath.Join(st.stateDir, name)
+	fh, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("table %s: the AUTO CDC state file %s of flow %s is missing (was the pipeline's storage removed?); run a full refresh: --full-refresh %s",
+			st.h.name, path, st.spec.flow, st.h.name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	schema := st.spec.stateSchema()
+	r, err := parquetio.Open(path, fh, fi.Size(), schema, nil)
+	if err != nil {
+		return nil, fmt.Errorf("AUTO CDC state of flow %s: %w", st.spec.flow, err)
+	}
+	defer r.Close()
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("AUTO CDC state of flow %s: %w", st.spec.flow, err)
+	}
+	var out []cdcEntry
+	for _, row := range rows {
+		key, _ := row[0].([]byte)
+		order, _ := row[1].([]byte)
+		del, _ := row[2].(bool)
+		at, _ := row[3].(types.Timestamp)
+		rec := cdcRecord{order: order, seq: row[4], del: del, at: int64(at) / 1000}
+		rec.seqLen = len(appendOrdered(nil, rec.seq, st.spec.seqType))
+		if !del {
+			rec.row = row[stateColumns:]
+		}
+		if n := len(out); n > 0 && bytes.Equal(out[n-1].key, key) {
+			out[n-1].recs = append(out[n-1].recs, rec)
+			continue
+		}
+		out = append(out, cdcEntry{key: key, recs: []cdcRecord{rec}})
+	}
+	for i := range out {
+		out[i].rows = st.spec.rows(out[i].recs)
+	}
+	return out, nil
+}
+
+// writeChanges writes a job's change data feed rows to a file of
+// `_change_data/`: the target's columns and _change_type.
+func (st *cdcStore) writeChanges(job int, changes []cdfRow) (delta.CDC, error) {
+	schema := append(slices.Clone(st.spec.schema), types.Field{Name: delta.ChangeTypeColumn, Type: types.StringType, Nullable: true})
+	rows := make([][]any, len(changes))
+	for i, c := range changes {
+		rows[i] = append(slices.Clone(c.row), c.kind)
+	}
+	df, err := writeRows(filepath.Join(st.h.path, delta.ChangeDataDir), "cdc-"+st.prefix, job, 0, schema, rows)
+	if err != nil {
+		return delta.CDC{}, err
+	}
+	return delta.CDC{Path: delta.EncodePath(delta.ChangeDataDir + "/" + df.rel), PartitionValues: delta.PartitionValues{}, Size: df.size}, nil
+}
+
+// discard removes the files of a batch that will not be committed.
+func (st *cdcStore) discard(results []cdcJobResult) {
+	for _, r := range results {
+		for _, a := range r.adds {
+			os.Remove(delta.FilePath(st.h.path, a.Path))
+		}
+		for _, s := range r.states {
+			os.Remove(filepath.Join(st.stateDir, s))
+		}
+		if r.change != nil {
+			os.Remove(delta.FilePath(st.h.path, r.change.Path))
+		}
+	}
+}
+
+// collect removes the state files the table no longer refers to: those of
+// rewritten leaves and of batch attempts that never committed.
+func (st *cdcStore) collect(live map[string]bool) {
+	entries, err := os.ReadDir(st.stateDir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !live[e.Name()] {
+			os.Remove(filepath.Join(st.stateDir, e.Name()))
+		}
+	}
+}
+
+// commitMerge commits a copy-on-write rewrite of some files with its
+// change data files and the flow's txn. It fails, without retrying, when
+// the files it removes are no longer live.
+func (h *tableHandle) commitMerge(removes, adds []delta.Add, changes []delta.CDC, txn *txnAction, params map[string]any) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		s, err := h.snapshot()
+		if err != nil {
+			return err
+		}
+		if s == nil {
+			return fmt.Errorf("table %s does not exist at %s", h.name, h.path)
+		}
+		opts := delta.WriteOptions{Operation: "MERGE", OperationParameters: params, Changes: changes}
+		if txn != nil {
+			opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
+		}
+		_, err = delta.ReplaceFiles(h.path, s, removes, adds, opts)
+		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("commit %s: %w", h.name, err)
+		}
+		return nil
+	}
+}
+
+// parallel runs task(i) for i in [0, n) on up to GOMAXPROCS goroutines and
+// returns the first error.
+func parallel(n int, task func(i int) error) error {
+	var (
+		mu    sync.Mutex
+		first error
+		next  int
+		wg    sync.WaitGroup
+	)
+	for w := 0; w < min(n, runtime.GOMAXPROCS(0)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				stop := first != nil
+				mu.Unlock()
+				if i >= n || stop {
+					return
+				}
+				if err := task(i); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
