@@ -15,9 +15,10 @@ import (
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
-// The AUTO CDC reference example of the Databricks documentation
-// (testdata/cdc/SOURCE.md, a copy of shared/cases/auto-cdc.md): table A is
-// the change feed, tables B to E the expected results.
+// The AUTO CDC reference example of the Databricks documentation ("SCD
+// type 1 and SCD type 2 processing", transcribed in the team's
+// cases/auto-cdc.md): table A is the change feed, tables B to E the
+// expected results, copied here as values.
 
 // refChange is one row of table A.
 type refChange struct {

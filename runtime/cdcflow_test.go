@@ -1,0 +1,447 @@
+package runtime
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/delta/deltatest"
+	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// refSourceSchema is the change feed of the reference example (table A).
+var refSourceSchema = types.Schema{
+	{Name: "userId", Type: types.IntType, Nullable: true},
+	{Name: "name", Type: types.StringType, Nullable: true},
+	{Name: "city", Type: types.StringType, Nullable: true},
+	{Name: "operation", Type: types.StringType, Nullable: true},
+	{Name: "sequenceNum", Type: types.LongType, Nullable: true},
+}
+
+// refPipeline is the reference example as a pipeline: source users_cdc (a
+// folder of JSON-lines files, one per micro-batch) applied by flow
+// users_flow into table users, as SCD type 1 or 2, as the generated code of
+// spec/testdata/auto_cdc does.
+func refPipeline(scd2, trackExceptCity bool, exps []Expectation[[]any]) (*Pipeline, *Table[[]any]) {
+	spec := refSpec(scd2, trackExceptCity)
+	src := jsonSource("users_cdc", "landing", refSourceSchema)
+	target := &Table[[]any]{Name: "users", Kind: StreamingTable, Codec: anyCodec(spec.schema), Expectations: exps,
+		Properties: map[string]string{delta.ChangeDataFeedProperty: "true"}}
+	a := &AutoCDC[[]any, []any]{
+		Source: src, Target: target, Keys: []string{"userId"},
+		SequenceBy: []string{"sequenceNum"}, SequenceType: types.LongType, SCDType: 1,
+		Change: func(w *Worker, s *[]any, out *[]any) (ChangeKind, any, error) {
+			r := *s
+			o := make([]any, len(spec.schema))
+			copy(o, r[:3])
+			*out = o
+			switch r[3] {
+			case "DELETE":
+				return Delete, r[4], nil
+			case "TRUNCATE":
+				return Truncate, r[4], nil
+			}
+			return Upsert, r[4], nil
+		},
+	}
+	if scd2 {
+		a.SCDType = 2
+		if trackExceptCity {
+			a.TrackHistory = []string{"userId", "name"}
+		}
+	}
+	flow := &Flow{Name: "users_flow", Target: target, Kind: ChangeFlow, Inputs: []Input{{Relation: src, Streaming: true}},
+		Definition: "users_flow", Run: func(ctx *FlowContext) error { return ApplyChanges(ctx, a) }}
+	return &Pipeline{Name: "cdc", Catalog: "main", Schema: "default", Sources: []Source{src}, Datasets: []Dataset{target}, Flows: []*Flow{flow}}, target
+}
+
+// landFiles writes one JSON-lines file per batch into dir/landing, with
+// increasing modification times so that they are ingested in this order
+// after the n files already there.
+func landFiles(t testing.TB, dir string, n int, batches [][]refChange) int {
+	t.Helper()
+	base := time.Now().Add(-time.Hour)
+	for _, b := range batches {
+		var rows []map[string]any
+		for _, c := range b {
+			m := map[string]any{"operation": c.op, "sequenceNum": c.seq}
+			if c.op != "TRUNCATE" {
+				m["userId"] = c.userID
+			}
+			if c.name != "" {
+				m["name"] = c.name
+			}
+			if c.city != "" {
+				m["city"] = c.city
+			}
+			rows = append(rows, m)
+		}
+		path := filepath.Join(dir, "landing", fmt.Sprintf("%03d.json", n))
+		writeJSONLines(t, path, rows)
+		mt := base.Add(time.Duration(n) * time.Second)
+		if err := os.Chtimes(path, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	return n
+}
+
+// changeFeedRows replays the table's change data feed from its first
+// version and returns the rows it leaves, sorted, with the number of
+// commits that carried cdc actions.
+func changeFeedRows(t testing.TB, table string) ([]string, int) {
+	t.Helper()
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := delta.ReadChangeFeed(table, 0, -1, snap.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]int{}
+	for _, r := range rows {
+		text := parquetio.FormatRow(r[:len(snap.Schema)], snap.Schema)
+		switch r[len(snap.Schema)] {
+		case delta.ChangeInsert, delta.ChangeUpdatePostimage:
+			live[text]++
+		default:
+			if live[text] == 0 {
+				t.Fatalf("%s: the change feed %s a row it never inserted: %s", table, r[len(snap.Schema)], text)
+			}
+			live[text]--
+		}
+	}
+	var out []string
+	for r, n := range live {
+		for range n {
+			out = append(out, r)
+		}
+	}
+	slices.Sort(out)
+	commits, err := delta.ReadCommits(table, -1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCDC := 0
+	for _, c := range commits {
+		for _, a := range c.Actions {
+			if a.CDC != nil {
+				withCDC++
+				break
+			}
+		}
+	}
+	return out, withCDC
+}
+
+// TestCDCFlowEverySplitAcrossUpdates runs the reference example as a
+// pipeline, with the input cut into files (micro-batches) and the files
+// into updates at random, in random arrival orders, with leaves of a few
+// keys so that merges route keys across several files and split them.
+func TestCDCFlowEverySplitAcrossUpdates(t *testing.T) {
+	defer func(n int) { cdcLeafKeys = n }(cdcLeafKeys)
+	for _, tc := range []struct {
+		name            string
+		scd2, trackCity bool
+		feed            []refChange
+		want            []string
+	}{
+		{"B_scd1", false, false, refFeed, refB},
+		{"C_scd1_truncate", false, false, append(slices.Clone(refFeed), refTruncate), refC},
+		{"D_scd2", true, false, refFeed, refD},
+		{"E_scd2_track_except_city", true, true, refFeed, refE},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, uint64(len(tc.name))))
+			for run := 0; run < 3; run++ {
+				cdcLeafKeys = []int{1, 4, 32768}[run]
+				order := slices.Clone(tc.feed)
+				if run > 0 {
+					rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+				}
+				batches := splits(order, uint(rng.IntN(1<<(len(order)-1))))
+				dir := t.TempDir()
+				p, _ := refPipeline(tc.scd2, tc.trackCity, nil)
+				n := 0
+				for len(batches) > 0 {
+					k := 1 + rng.IntN(len(batches))
+					n = landFiles(t, dir, n, batches[:k])
+					batches = batches[k:]
+					mustRun(t, p, dir, RunOptions{})
+				}
+				table := tablePath(dir, "users")
+				got := tableRows(t, table, -1)
+				if !slices.Equal(got, sorted(tc.want)) {
+					t.Fatalf("order %v (%d files):\n got %q\nwant %q", order, n, got, sorted(tc.want))
+				}
+				if tc.scd2 {
+					checkHistory(t, got)
+				}
+				checkLeaves(t, table)
+				feed, withCDC := changeFeedRows(t, table)
+				if !slices.Equal(feed, got) || withCDC == 0 {
+					t.Fatalf("the change data feed (%d commits with cdc actions) replays to %q, the table holds %q", withCDC, feed, got)
+				}
+				// Re-running with no new input commits nothing.
+				v, _ := delta.LatestVersion(table)
+				mustRun(t, p, dir, RunOptions{})
+				if v2, _ := delta.LatestVersion(table); v2 != v {
+					t.Fatalf("an update without new input committed versions %d..%d", v+1, v2)
+				}
+			}
+		})
+	}
+}
+
+func TestCDCFlowTableFormat(t *testing.T) {
+	dir := t.TempDir()
+	p, _ := refPipeline(true, false, nil)
+	landFiles(t, dir, 0, splits(refFeed, 0b1000))
+	mustRun(t, p, dir, RunOptions{})
+	table := tablePath(dir, "users")
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Protocol.MinReaderVersion != 1 || snap.Protocol.MinWriterVersion != 4 || !delta.ChangeDataFeedEnabled(snap.Metadata.Configuration) {
+		t.Errorf("protocol %+v, configuration %v: want reader 1, writer 4 and %s=true", snap.Protocol, snap.Metadata.Configuration, delta.ChangeDataFeedProperty)
+	}
+	if got := snap.Schema.String(); got != "userId INT, name STRING, city STRING, __START_AT BIGINT, __END_AT BIGINT" {
+		t.Errorf("schema %s", got)
+	}
+	// The second batch updates keys of the first: a copy-on-write commit
+	// with removes, adds and cdc actions and the flow's txn.
+	c, err := delta.ReadCommit(table, snap.Version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var adds, removes, cdcs, txns int
+	for _, a := range c.Actions {
+		switch {
+		case a.Add != nil:
+			adds++
+		case a.Remove != nil:
+			removes++
+		case a.CDC != nil:
+			cdcs++
+			if !strings.HasPrefix(a.CDC.Path, delta.ChangeDataDir+"/") {
+				t.Errorf("cdc file %s is not in %s/", a.CDC.Path, delta.ChangeDataDir)
+			}
+		case a.Txn != nil:
+			txns++
+		}
+	}
+	if adds == 0 || removes == 0 || cdcs == 0 || txns != 1 {
+		t.Errorf("last commit: %d adds, %d removes, %d cdc, %d txn", adds, removes, cdcs, txns)
+	}
+	// The change feed of the second batch: update pairs for 123 and 125.
+	rows, err := delta.ReadChangeFeed(table, snap.Version, snap.Version, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, parquetio.FormatRow(r[:6], append(slices.Clone(snap.Schema), types.Field{Name: "_change_type", Type: types.StringType})))
+	}
+	slices.Sort(got)
+	want := []string{
+		"123 | Isabel | Chihuahua | 5 | 6 | insert",
+		"123 | Isabel | Monterrey | 1 | 5 | update_postimage",
+		"123 | Isabel | Monterrey | 1 | NULL | update_preimage",
+		"125 | Mercedes | Guadalajara | 6 | NULL | insert",
+		"125 | Mercedes | Mexicali | 5 | 6 | insert",
+		"125 | Mercedes | Tijuana | 2 | 5 | update_postimage",
+		"125 | Mercedes | Tijuana | 2 | NULL | update_preimage",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("change feed of version %d:\n  %s", snap.Version, strings.Join(got, "\n  "))
+	}
+	// DuckDB reads the same rows.
+	deltatest.Check(t, table, -1)
+}
+
+func TestCDCFlowNullKeyOrSequenceFailsTheBatch(t *testing.T) {
+	for _, tc := range []struct {
+		row  map[string]any
+		want string
+	}{
+		{map[string]any{"name": "x", "operation": "INSERT", "sequenceNum": 9}, `flow users_flow: key column "userId" is NULL in `},
+		{map[string]any{"userId": 7, "operation": "INSERT"}, `flow users_flow: sequence_by column "sequenceNum" is NULL in `},
+	} {
+		dir := t.TempDir()
+		p, _ := refPipeline(false, false, nil)
+		landFiles(t, dir, 0, [][]refChange{refFeed[:2]})
+		mustRun(t, p, dir, RunOptions{})
+		table := tablePath(dir, "users")
+		before := tableRows(t, table, -1)
+		v, _ := delta.LatestVersion(table)
+		// A second file: one good change, then the bad one on line 3 (after
+		// a blank line).
+		path := filepath.Join(dir, "landing", "001.json")
+		writeJSONLines(t, path, []map[string]any{{"userId": 124, "name": "Raul", "city": "Puebla", "operation": "UPDATE", "sequenceNum": 3}})
+		f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString("\n")
+		f.Close()
+		data, _ := os.ReadFile(path)
+		writeJSONLines(t, path+".tmp", []map[string]any{tc.row})
+		bad, _ := os.ReadFile(path + ".tmp")
+		os.Remove(path + ".tmp")
+		os.WriteFile(path, append(data, bad...), 0o644)
+		out, err := runPipeline(t, p, dir, RunOptions{})
+		if err == nil {
+			t.Fatalf("the update succeeded:\n%s", out)
+		}
+		if !strings.Contains(err.Error(), tc.want+path+":3 (record 2)") || !strings.Contains(err.Error(), "nothing of this micro-batch was committed") {
+			t.Errorf("error %q, want it to contain %q", err, tc.want+path+":3 (record 2)")
+		}
+		if v2, _ := delta.LatestVersion(table); v2 != v || !slices.Equal(tableRows(t, table, -1), before) {
+			t.Errorf("the failed batch committed (version %d -> %d)", v, v2)
+		}
+	}
+}
+
+func TestCDCFlowExpectationsAndEvents(t *testing.T) {
+	dir := t.TempDir()
+	exps := []Expectation[[]any]{
+		{Name: "known_city", Text: "city IS NOT NULL", Action: Drop, Check: func(r *[]any) (types.Null[bool], error) {
+			return types.Some((*r)[2] != nil), nil
+		}},
+		{Name: "short_name", Text: "length(name) < 8", Action: Warn, Check: func(r *[]any) (types.Null[bool], error) {
+			if (*r)[1] == nil {
+				return types.Null[bool]{}, nil
+			}
+			return types.Some(len((*r)[1].(string)) < 8), nil
+		}},
+	}
+	p, _ := refPipeline(false, false, exps)
+	feed := append(slices.Clone(refFeed), refChange{127, "Ana", "", "INSERT", 3})
+	landFiles(t, dir, 0, [][]refChange{feed})
+	mustRun(t, p, dir, RunOptions{})
+	if got := tableRows(t, tablePath(dir, "users"), -1); !slices.Equal(got, refB) {
+		t.Errorf("rows %q, want %q (127 dropped)", got, refB)
+	}
+	evs := events(t, dir, "cdc")
+	done := flowProgress(evs, "users_flow", statusCompleted)
+	if len(done) != 1 {
+		t.Fatalf("%d COMPLETED events", len(done))
+	}
+	m := done[0]["metrics"].(map[string]any)
+	// 124, 125, 126 inserted; 123 inserted then deleted within the batch
+	// leaves no row (the table changed by inserts only).
+	if m["num_upserted_rows"] != 3.0 || m["num_deleted_rows"] != 0.0 || m["num_output_rows"] != 3.0 {
+		t.Errorf("metrics %v", m)
+	}
+	dq := done[0]["data_quality"].(map[string]any)
+	if dq["dropped_records"] != 1.0 {
+		t.Errorf("data_quality %v", dq)
+	}
+	exp := fmt.Sprint(dq["expectations"])
+	// Upserts only: 7 rows, one without a city; "Mercedes" is 8 letters
+	// (3 rows fail short_name) and the delete is not checked.
+	for _, want := range []string{"failed_records:1 name:known_city passed_records:7", "failed_records:3 name:short_name passed_records:5"} {
+		if !strings.Contains(exp, want) {
+			t.Errorf("expectations %s lack %s", exp, want)
+		}
+	}
+	var flowType string
+	for _, ev := range evs {
+		if ev["event_type"] == "flow_definition" {
+			flowType = fmt.Sprint(ev["details"].(map[string]any)["flow_definition"].(map[string]any)["flow_type"])
+		}
+	}
+	if flowType != "CHANGE" {
+		t.Errorf("flow_type %q, want CHANGE", flowType)
+	}
+	// A second update deletes 124.
+	landFiles(t, dir, 1, [][]refChange{{{124, "", "", "DELETE", 7}}})
+	mustRun(t, p, dir, RunOptions{})
+	done = flowProgress(events(t, dir, "cdc"), "users_flow", statusCompleted)
+	if m := done[len(done)-1]["metrics"].(map[string]any); m["num_deleted_rows"] != 1.0 || m["num_upserted_rows"] != 0.0 {
+		t.Errorf("second update's metrics %v", m)
+	}
+}
+
+func TestCDCFlowFailExpectationCommitsNothing(t *testing.T) {
+	dir := t.TempDir()
+	exps := []Expectation[[]any]{{Name: "no_lily", Text: "name <> 'Lily'", Action: Fail, Check: func(r *[]any) (types.Null[bool], error) {
+		return types.Some((*r)[1] != "Lily"), nil
+	}}}
+	p, _ := refPipeline(false, false, exps)
+	landFiles(t, dir, 0, [][]refChange{refFeed})
+	out, err := runPipeline(t, p, dir, RunOptions{})
+	var ee *ExpectationError
+	if !errors.As(err, &ee) && (err == nil || !strings.Contains(err.Error(), `expectation "no_lily"`)) {
+		t.Fatalf("error %v, want the no_lily expectation's\n%s", err, out)
+	}
+	if err == nil || !strings.Contains(err.Error(), "row: [126, Lily, Cancun]") {
+		t.Errorf("error %v does not show the row", err)
+	}
+	if v, _ := delta.LatestVersion(tablePath(dir, "users")); v != 0 {
+		t.Errorf("the table has version %d; only its creation should be committed", v)
+	}
+}
+
+func TestCDCFlowFullRefreshResetsState(t *testing.T) {
+	dir := t.TempDir()
+	p, _ := refPipeline(false, false, nil)
+	landFiles(t, dir, 0, [][]refChange{refFeed[:5]}) // 123 deleted at 6
+	mustRun(t, p, dir, RunOptions{})
+	mustRun(t, p, dir, RunOptions{FullRefresh: []string{"users"}})
+	got := tableRows(t, tablePath(dir, "users"), -1)
+	want := []string{"124 | Raul | Oaxaca", "125 | Mercedes | Tijuana", "126 | Lily | Cancun"}
+	if !slices.Equal(got, want) {
+		t.Errorf("after a full refresh: %q, want %q", got, want)
+	}
+	states, _ := os.ReadDir(filepath.Join(dir, "warehouse", "_pipelines", "cdc", "checkpoints", "users_flow", "cdc_state"))
+	snap, _ := delta.Load(tablePath(dir, "users"))
+	if len(states) != len(snap.Files) {
+		t.Errorf("%d state files for %d leaves: unreferenced state files were not removed", len(states), len(snap.Files))
+	}
+}
+
+// checkLeaves checks that the data files of a CDC target partition the key
+// space as their tags say: the first leaf starts at the lowest key, the
+// leaves' lower bounds increase, and each file holds only keys of its
+// range, sorted, up to its greatest key.
+func checkLeaves(t testing.TB, table string) {
+	t.Helper()
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &cdcStore{spec: &cdcSpec{flow: "test"}, h: newTableHandle("test", table, nil)}
+	leaves, _, err := st.loadLeaves(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range leaves {
+		r, err := delta.OpenFile(table, nil, l.add.Path, nil, snap.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := r.ReadAll()
+		r.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var prev []byte
+		for _, row := range rows {
+			k := appendOrdered(nil, row[0], snap.Schema[0].Type)
+			if bytes.Compare(k, l.lo) < 0 || (i+1 < len(leaves) && bytes.Compare(k, leaves[i+1].lo) >= 0) || bytes.Compare(k, l.hi) > 0 || bytes.Compare(k, prev) < 0 {
+				t.Fatalf("leaf %d (lo %x, hi %x) holds key %v out of its range or order", i, l.lo, l.hi, row[0])
+			}
+			prev = k
+		}
+	}
+}
