@@ -256,7 +256,7 @@ func typeLit(t types.Type) jen.Code {
 // schema it writes. A materialized view whose hash changed is recomputed.
 func definitionHash(f *spec.Flow) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", f.Kind, f.SQL, f.Target.Schema().String(), exprsDoc(f.Target))
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", f.Kind, f.SQL, f.Target.Schema().String(), exprsDoc(f.Target), cdcDefinition(f))
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
@@ -428,12 +428,12 @@ func (g *generator) declareTable(f *jen.File, d *spec.Dataset) {
 	if c := d.Comment.String(); c != "" {
 		dict[jen.Id("Comment")] = jen.Lit(c)
 	}
-	if len(d.Properties) > 0 {
-		props := jen.Dict{}
-		for _, p := range d.Properties {
-			props[jen.Lit(p.Key)] = jen.Lit(p.Value.String())
+	if props := tableProperties(d); len(props) > 0 {
+		lits := jen.Dict{}
+		for k, v := range props {
+			lits[jen.Lit(k)] = jen.Lit(v)
 		}
-		dict[jen.Id("Properties")] = jen.Map(jen.String()).String().Values(props)
+		dict[jen.Id("Properties")] = jen.Map(jen.String()).String().Values(lits)
 	}
 	if len(d.PartitionBy) > 0 {
 		var cols []jen.Code
@@ -552,7 +552,7 @@ func (g *generator) flowLit(fl *spec.Flow) jen.Code {
 func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 	name := "run" + fl.GoName
 	if fl.Kind == spec.AutoCDCFlow {
-		panic(&UnsupportedError{Where: "flow " + fl.Name, What: "AUTO CDC"})
+		return g.cdcFlowFunc(fl)
 	}
 	fs := &funcScope{pkg: g.pkg}
 	pc := &planCompiler{reg: g.reg, fn: fs, rels: map[string]*relInfo{}}

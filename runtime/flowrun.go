@@ -85,6 +85,9 @@ func (r *flowResult) line(f *Flow) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "flow %s: %d rows in, %d out", f.Name, r.inputRows, r.outputRows)
+	if f.Kind == ChangeFlow {
+		fmt.Fprintf(&b, " (%d upserted, %d deleted)", r.upserted, r.deleted)
+	}
 	if r.droppedRows > 0 {
 		fmt.Fprintf(&b, ", %d dropped", r.droppedRows)
 	}
