@@ -14,10 +14,13 @@ import (
 // per group in order of first appearance. Memory is bounded by the number of
 // groups (and, for DISTINCT aggregates and collect_*, their distinct
 // values), never by the number of input rows.
+//
+// GROUPING SETS, ROLLUP and CUBE fold each input row into one group per
+// grouping set: the group columns left out of the set are NULL in its key,
+// and the key also holds the set's number, so that a NULL of the data and
+// a NULL of a left-out column form different groups (Spark's
+// spark_grouping_id).
 func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) {
-	if p.GroupingSets != nil {
-		panic(&UnsupportedError{What: "GROUPING SETS, ROLLUP and CUBE"})
-	}
 	state := pc.fn.tmp("acc")
 	var stateFields []jen.Code
 	for j, a := range p.Aggs {
@@ -25,11 +28,20 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	}
 	b.add(jen.Type().Id(state).Struct(stateFields...))
 
-	global := len(p.Groups) == 0
+	global := len(p.Groups) == 0 && p.GroupingSets == nil
+	sets := p.GroupingSets
+	if sets == nil {
+		all := make([]int, len(p.Groups))
+		for i := range all {
+			all[i] = i
+		}
+		sets = [][]int{all}
+	}
+	withSets := p.GroupingSets != nil
 	groups, order := pc.fn.tmp("groups"), pc.fn.tmp("order")
 	// With a row-wise input and mergeable aggregates, each worker of a
 	// concurrent scan fills its own table (parts), merged afterwards.
-	parallel := concurrentSafe(p.Input) && mergeable(p)
+	parallel := concurrentSafe(p.Input) && mergeable(p) && !withSets
 	parts, part := pc.fn.tmp("parts"), pc.fn.tmp("part")
 	var key *tuple
 	if global {
@@ -49,13 +61,39 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		case global:
 			rb.add(jen.Id(st).Op(":=").Id(groups))
 		default:
-			keys := make([]val, len(p.Groups))
+			vals := make([]val, len(p.Groups))
 			for i, g := range p.Groups {
-				keys[i] = rb.bind(ec.compile(rb, g))
-				if !comparable(keys[i].t) {
-					panic(&UnsupportedError{What: "GROUP BY a value of type " + keys[i].t.String()})
+				vals[i] = rb.bind(ec.compile(rb, g))
+				if !comparable(vals[i].t) {
+					panic(&UnsupportedError{What: "GROUP BY a value of type " + vals[i].t.String()})
 				}
 			}
+			if withSets {
+				// One group per grouping set; the plain case below is the
+				// single set of all group columns.
+				for setNo, set := range sets {
+					keys := pc.setKey(vals, set, setNo, true)
+					if key == nil {
+						key = pc.declareTuple(b, "key", keys)
+						pc.declareGroups(b, key, state, groups, order, false, part, parts)
+					}
+					sb := rb.sub()
+					k := pc.fn.tmp("k")
+					sb.add(jen.Id(k).Op(":=").Add(key.literal(keys)))
+					sb.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
+					sb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(
+						jen.Id(st).Op("=").Op("&").Id(state).Values(),
+						jen.Id(groups).Index(jen.Id(k)).Op("=").Id(st),
+						jen.Id(order).Op("=").Append(jen.Id(order), jen.Id(k)),
+					))
+					for j, a := range p.Aggs {
+						pc.aggUpdate(sb, ec, jen.Id(st), j, a)
+					}
+					rb.add(jen.Block(sb.stmts...))
+				}
+				return
+			}
+			keys := vals
 			if key == nil {
 				key = pc.declareTuple(b, "key", keys)
 				pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
@@ -80,7 +118,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		}
 	})
 	if !global && key == nil { // the input produced no rows at all: declare an empty table
-		key = pc.declareTuple(b, "key", pc.groupVals(p))
+		key = pc.declareTuple(b, "key", pc.setKey(pc.groupVals(p), sets[0], 0, withSets))
 		pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
 	}
 	if parallel {
@@ -94,7 +132,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		emit.add(jen.Id(st).Op(":=").Id(groups))
 	} else {
 		k := pc.fn.tmp("k")
-		out = append(out, key.fields(jen.Id(k))...)
+		out = append(out, key.fields(jen.Id(k))[:len(p.Groups)]...)
 		emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
 		defer func() {
 			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(order)).Block(emit.stmts...))
@@ -107,6 +145,32 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	if global {
 		b.add(jen.Block(emit.stmts...))
 	}
+}
+
+// setKey returns the key values of grouping set number setNo: the group
+// values in the set, NULL for the others (every column nullable, so that
+// all sets share one key type), and with grouping sets the set's number.
+func (pc *planCompiler) setKey(vals []val, set []int, setNo int, withSets bool) []val {
+	if !withSets {
+		return vals
+	}
+	ec := pc.exprs(nil)
+	in := map[int]bool{}
+	for _, i := range set {
+		in[i] = true
+	}
+	keys := make([]val, 0, len(vals)+1)
+	for i, v := range vals {
+		switch {
+		case !in[i]:
+			keys = append(keys, val{v: ec.zero(v.t), ok: jen.False(), t: v.t})
+		case v.ok == nil:
+			keys = append(keys, val{v: v.v, ok: jen.True(), t: v.t})
+		default:
+			keys = append(keys, v)
+		}
+	}
+	return append(keys, val{v: jen.Lit(setNo), t: types.IntType})
 }
 
 // declareGroups declares the hash table of a grouped aggregation: groups
@@ -294,6 +358,11 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 	argT := func(i int) types.Type { return a.Args[i].ResultType() }
 	if a.Distinct && a.Func != "min" && a.Func != "max" {
 		// DISTINCT: the set of distinct non-NULL argument values.
+		switch a.Func {
+		case "count", "sum", "avg", "mean":
+		default:
+			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT in " + a.Func})
+		}
 		if len(a.Args) != 1 || !comparable(argT(0)) {
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
 		}
@@ -317,6 +386,20 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		return []jen.Code{f("", jen.Bool()), f("OK", jen.Bool())}
 	case "collect_list", "array_agg":
 		return []jen.Code{f("", pc.reg.baseType(a.Type))}
+	case "stddev", "stddev_pop", "variance", "var_pop":
+		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Moments"))}
+	case "corr", "covar_pop", "covar_samp":
+		return []jen.Code{f("", jen.Qual(pkgSQLFn, "CoMoments"))}
+	case "approx_count_distinct":
+		return []jen.Code{f("", jen.Qual(pkgSQLFn, "HLL"))}
+	case "percentile", "median", "percentile_approx":
+		t := argT(0)
+		if t.Kind == types.DecimalKind {
+			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
+		}
+		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Counts").Types(pc.reg.baseType(t)))}
+	case "min_by", "max_by":
+		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("OK", jen.Bool()), f("By", pc.reg.baseType(argT(1))), f("Set", jen.Bool())}
 	case "collect_set":
 		elem := *a.Type.Elem
 		if !comparable(elem) {
@@ -333,6 +416,10 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	ub := b.sub()
 	args := make([]val, len(a.Args))
 	for i, x := range a.Args {
+		if _, lit := x.(*sql.Literal); lit {
+			args[i] = ec.compile(ub, x) // constants (percentages) are read where used
+			continue
+		}
 		args[i] = ub.bind(ec.compile(ub, x))
 	}
 	switch {
@@ -420,6 +507,37 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(
 			jen.List(acc(""), acc("OK")).Op("=").List(acc("").Op("||").Add(x.v.Clone()), jen.True())))
+	case a.Func == "stddev" || a.Func == "stddev_pop" || a.Func == "variance" || a.Func == "var_pop":
+		x := args[0]
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone())))
+	case a.Func == "corr" || a.Func == "covar_pop" || a.Func == "covar_samp":
+		x, y := args[0], args[1]
+		ub.add(jen.If(okCond(okAnd(x, y), jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone(), y.v.Clone())))
+	case a.Func == "approx_count_distinct":
+		x := args[0]
+		var h *jen.Statement
+		if x.t.Kind == types.DecimalKind {
+			h = jen.Qual(pkgSQLFn, "XxHash64Decimal").Call(x.v.Clone(), jen.Lit(x.t.Precision), jen.Qual(pkgSQLFn, "HashSeed"))
+		} else {
+			h = jen.Qual(pkgSQLFn, "XxHash64").Call(x.v.Clone(), jen.Qual(pkgSQLFn, "HashSeed"))
+		}
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(h)))
+	case a.Func == "percentile" || a.Func == "median" || a.Func == "percentile_approx":
+		x := args[0]
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone())))
+	case a.Func == "min_by" || a.Func == "max_by":
+		x, by := args[0], args[1]
+		op := "<"
+		if a.Func == "max_by" {
+			op = ">"
+		}
+		better := ec.compare(by, val{v: acc("By"), t: by.t}, op)
+		okv := jen.True()
+		if x.ok != nil {
+			okv = x.ok.Clone()
+		}
+		ub.add(jen.If(okCond(by.ok, jen.Parens(jen.Op("!").Add(acc("Set")).Op("||").Add(better)))).Block(
+			jen.List(acc(""), acc("OK"), acc("By"), acc("Set")).Op("=").List(x.v.Clone(), okv, by.v.Clone(), jen.True())))
 	case a.Func == "collect_list" || a.Func == "array_agg":
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Op("=").Append(acc(""), ec.wrap(val{v: x.v, t: x.t}, a.Type.ContainsNull))))
@@ -515,6 +633,28 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 		return pc.avgOf(b, acc(""), acc("N"), sumT, a.Type)
 	case "collect_list", "array_agg", "collect_set":
 		return val{v: acc(""), t: a.Type}
+	case "stddev", "stddev_pop", "variance", "var_pop", "corr", "covar_pop", "covar_samp":
+		method := map[string]string{"stddev": "StddevSamp", "stddev_pop": "StddevPop", "variance": "VarSamp", "var_pop": "VarPop",
+			"corr": "Corr", "covar_pop": "CovarPop", "covar_samp": "CovarSamp"}[a.Func]
+		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
+		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Add(acc("")).Dot(method).Call())
+		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
+	case "approx_count_distinct":
+		return val{v: acc("").Dot("Estimate").Call(), t: a.Type}
+	case "percentile", "median", "percentile_approx":
+		p := jen.Lit(0.5)
+		if a.Func != "median" {
+			p = jen.Lit(a.Args[1].(*sql.Literal).Value.(float64))
+		}
+		fn := "Percentile"
+		if a.Func == "percentile_approx" {
+			fn = "PercentileApprox"
+		}
+		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
+		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Qual(pkgSQLFn, fn).Call(jen.Op("&").Add(acc("")), p))
+		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
+	case "min_by", "max_by":
+		return val{v: acc(""), ok: acc("OK").Op("&&").Add(acc("Set")), t: a.Type}
 	}
 	panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
 }

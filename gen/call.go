@@ -7,78 +7,6 @@ import (
 	"github.com/pipegen/pipegen/spec/sql"
 )
 
-// callKind says how a scalar function compiles.
-type callKind uint8
-
-const (
-	// strictCall: NULL if any argument is NULL, else sqlfn.<impl>(args...).
-	strictCall callKind = iota
-	// fallibleCall: like strictCall, but the helper returns (value, ok) and
-	// !ok fails the row under ANSI semantics (try_ variants return NULL).
-	fallibleCall
-	// nullableCall: like strictCall, but the helper returns (value, ok) and
-	// !ok is a NULL result (e.g. date_trunc with an unknown unit).
-	nullableCall
-)
-
-// scalarImpl is how one scalar function of the function table compiles.
-type scalarImpl struct {
-	kind callKind
-	// impl is the sqlfn function; "Decimal" is appended when the first
-	// argument is a DECIMAL and decimalSuffix is set.
-	impl          string
-	decimalSuffix bool
-	// decimalImpl, when set, replaces impl for DECIMAL arguments.
-	decimalImpl string
-	// try turns failures into NULL (the try_ variants).
-	try bool
-}
-
-// scalarImpls maps canonical function names to their implementations in
-// runtime/sqlfn. Functions with their own compile rules (coalesce, if,
-// struct, ...) are handled in call.
-var scalarImpls = map[string]scalarImpl{
-	"upper":            {impl: "Upper"},
-	"ucase":            {impl: "Upper"},
-	"lower":            {impl: "Lower"},
-	"lcase":            {impl: "Lower"},
-	"trim":             {impl: "Trim"},
-	"ltrim":            {impl: "LTrim"},
-	"rtrim":            {impl: "RTrim"},
-	"length":           {impl: "Length"},
-	"char_length":      {impl: "Length"},
-	"substring":        {impl: "Substring"},
-	"substr":           {impl: "Substring"},
-	"replace":          {impl: "Replace"},
-	"split":            {kind: fallibleCall, impl: "Split"},
-	"initcap":          {impl: "InitCap"},
-	"to_date":          {kind: fallibleCall, impl: "ToDate"},
-	"to_timestamp":     {kind: fallibleCall, impl: "ToTimestamp"},
-	"try_to_timestamp": {kind: fallibleCall, impl: "ToTimestamp", try: true},
-	"date_format":      {impl: "DateFormat"},
-	"date_trunc":       {kind: nullableCall, impl: "DateTrunc"},
-	"year":             {impl: "Year"},
-	"quarter":          {impl: "Quarter"},
-	"month":            {impl: "Month"},
-	"day":              {impl: "DayOfMonth"},
-	"dayofmonth":       {impl: "DayOfMonth"},
-	"dayofweek":        {impl: "DayOfWeek"},
-	"dayofyear":        {impl: "DayOfYear"},
-	"hour":             {impl: "Hour"},
-	"minute":           {impl: "Minute"},
-	"second":           {impl: "Second"},
-	"datediff":         {impl: "DateDiff"},
-	"date_add":         {impl: "DateAdd"},
-	"date_sub":         {impl: "DateSub"},
-	"abs":              {kind: fallibleCall, impl: "Abs", decimalSuffix: true},
-	"round":            {kind: fallibleCall, impl: "Round", decimalSuffix: true},
-	"floor":            {kind: fallibleCall, impl: "Floor", decimalSuffix: true},
-	"ceil":             {kind: fallibleCall, impl: "Ceil", decimalSuffix: true},
-	"ceiling":          {kind: fallibleCall, impl: "Ceil", decimalSuffix: true},
-	"sqrt":             {impl: "Sqrt"},
-	"try_divide":       {kind: fallibleCall, impl: "Div", try: true},
-}
-
 // call compiles a scalar function call.
 func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	switch e.Func {
@@ -116,16 +44,31 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.elementAt(b, e)
 	case "array_contains":
 		return c.arrayContains(b, e)
+	case "try_element_at":
+		x := c.compile(b, e.Args[0])
+		if x.t.Kind == types.MapKind {
+			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
+		}
+		return c.elementAt(b, e)
+	case "format_string":
+		return c.formatString(b, e)
+	case "hash", "xxhash64":
+		return c.hash(b, e)
+	case "window":
+		return c.timeWindow(b, e)
+	case "rand":
+		return val{v: jen.Qual("math/rand/v2", "Float64").Call(), t: e.Type}
 	}
-	impl, ok := scalarImpls[e.Func]
-	if !ok {
+	fn := sql.LookupFunction(e.Func)
+	if fn == nil || fn.Impl.Kind == sql.ImplInline || fn.Impl.Kind == sql.ImplNone {
 		c.unsupported(e.Pos, "function %s", e.Func)
 	}
+	impl := fn.Impl
 	if (e.Func == "to_date" || e.Func == "to_timestamp") && len(e.Args) == 1 && e.Args[0].ResultType().Kind != types.StringKind {
 		// to_date(ts) and to_timestamp(d) are casts, as in Spark.
 		return c.compile(b, &sql.Cast{X: e.Args[0], Type: e.Type, Nullable: e.Nullable, Pos: e.Pos})
 	}
-	if e.Func == "round" && len(e.Args) == 1 {
+	if (e.Func == "round" || e.Func == "bround") && len(e.Args) == 1 {
 		// round(x) is round(x, 0).
 		e = &sql.Call{Func: e.Func, Args: append(e.Args, &sql.Literal{Value: int32(0), Type: types.IntType}), Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}
 	}
@@ -133,13 +76,13 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	for i, a := range e.Args {
 		args[i] = b.bind(c.compile(b, a))
 	}
-	name := impl.impl
-	if len(args) > 0 && args[0].t.Kind == types.DecimalKind {
-		switch {
-		case impl.decimalImpl != "":
-			name = impl.decimalImpl
-		case impl.decimalSuffix:
-			name += "Decimal"
+	name := impl.Name
+	if len(args) > 0 {
+		if n, ok := impl.ByKind[args[0].t.Kind]; ok {
+			if n == "" {
+				c.unsupported(e.Pos, "function %s of %s", e.Func, args[0].t)
+			}
+			name = n
 		}
 	}
 	goArgs := make([]jen.Code, 0, len(args)+3)
@@ -153,19 +96,16 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		goArgs = append(goArgs, jen.Lit(e.Type.Precision), jen.Lit(e.Type.Scale))
 	}
 	ok2 := okAnd(args...)
-	switch impl.kind {
-	case strictCall:
+	switch impl.Kind {
+	case sql.ImplStrict:
 		return val{v: jen.Qual(pkgSQLFn, name).Call(goArgs...), ok: ok2, t: e.Type}
-	case nullableCall:
+	case sql.ImplNullOnFail:
 		v, good := b.fn.tmp("v"), b.fn.tmp("good")
 		b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(goArgs...))
 		return val{v: jen.Id(v), ok: andOK(ok2, jen.Id(good)), t: e.Type}
 	}
 	v, good := b.fn.tmp("v"), b.fn.tmp("good")
 	b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(goArgs...))
-	if impl.try {
-		return val{v: jen.Id(v), ok: andOK(ok2, jen.Id(good)), t: e.Type}
-	}
 	b.add(jen.If(okCond(ok2, jen.Op("!").Id(good))).Block(b.fail(
 		jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(goArgs...)))))
 	return val{v: jen.Id(v), ok: ok2, t: e.Type}
@@ -264,6 +204,9 @@ func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	ok := okAnd(x, i)
 	v, found := b.fn.tmp("v"), b.fn.tmp("found")
 	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ElementAt").Call(x.v.Clone(), i.v.Clone()))
+	if e.Func == "try_element_at" {
+		return c.unwrapElem(val{v: jen.Id(v), ok: andOK(ok, jen.Id(found)), t: *x.t.Elem}, x.t.ContainsNull, b)
+	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(b.fail(jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
 	return c.unwrapElem(val{v: jen.Id(v), ok: ok, t: *x.t.Elem}, x.t.ContainsNull, b)
 }

@@ -426,6 +426,9 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	// division by zero, which fail the row under ANSI semantics.
 	res, good := b.fn.tmp("v"), b.fn.tmp("good")
 	b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(l.v.Clone(), r.v.Clone()))
+	if e.Try {
+		return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: t}
+	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(b.fail(jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(t.String()), l.v.Clone(), r.v.Clone()))))
 	return val{v: jen.Id(res), ok: ok, t: t}
 }
@@ -456,6 +459,9 @@ func (c *exprCompiler) decimalArith(b *block, e *sql.Binary, l, r val) val {
 	b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(
 		l.v.Clone(), jen.Lit(l.t.Scale), r.v.Clone(), jen.Lit(r.t.Scale), jen.Lit(e.Type.Precision), jen.Lit(e.Type.Scale)))
 	ok := okAnd(l, r)
+	if e.Try {
+		return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: e.Type}
+	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(b.fail(jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(e.Type.String()), formatValue(l.t, l.v), formatValue(r.t, r.v)))))
 	return val{v: jen.Id(res), ok: ok, t: e.Type}
 }

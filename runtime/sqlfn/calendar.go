@@ -24,16 +24,15 @@ func MakeDate(y, m, d int32) (types.Date, bool) {
 }
 
 // MakeTimestamp returns make_timestamp(year, month, day, hour, min, sec[,
-// zone]) where sec is a DECIMAL(16,6) given by its unscaled value (µs).
-// The local date-time is read in zone, or the session time zone. sec = 60
-// with no fraction rolls to the next minute, as Spark. ok is false for an
-// invalid field or zone.
-func MakeTimestamp(y, mo, d, h, mi int32, secMicros types.Decimal, secScale int, zone ...string) (types.Timestamp, bool) {
-	us, ok := secMicros.Rescale(secScale, 6)
-	if !ok || !us.IsInt64() {
+// zone]); sec is rounded half up to microseconds, as Spark's
+// DECIMAL(16,6) argument. The local date-time is read in zone, or the
+// session time zone. sec = 60 with no fraction rolls to the next minute, as
+// Spark. ok is false for an invalid field or zone.
+func MakeTimestamp(y, mo, d, h, mi int32, secs float64, zone ...string) (types.Timestamp, bool) {
+	if secs != secs || secs < 0 || secs > 61 {
 		return 0, false
 	}
-	sec := us.Int64()
+	sec := int64(roundFloat(secs*microsPerSecond, 0))
 	if sec < 0 || sec > 60*microsPerSecond || h < 0 || h > 23 || mi < 0 || mi > 59 {
 		return 0, false
 	}
@@ -219,6 +218,22 @@ func DateFromUnixDate(n int32) types.Date { return types.Date(n) }
 // (possibly fractional) after the epoch; ok is false on overflow.
 func TimestampSeconds[T Number](x T) (types.Timestamp, bool) {
 	return scaleToMicros(x, microsPerSecond)
+}
+
+// TimestampSecondsDecimal returns timestamp_seconds of a DECIMAL with
+// scale scale, exact to the microsecond (truncated below).
+func TimestampSecondsDecimal(d types.Decimal, scale int) (types.Timestamp, bool) {
+	us := d.Trunc(scale, 6)
+	if scale < 6 {
+		var ok bool
+		if us, ok = d.Rescale(scale, 6); !ok {
+			return 0, false
+		}
+	}
+	if !us.IsInt64() {
+		return 0, false
+	}
+	return types.Timestamp(us.Int64()), true
 }
 
 // TimestampMillis returns timestamp_millis(x); ok is false on overflow.

@@ -65,7 +65,7 @@ func TestRegexpFunctions(t *testing.T) {
 		t.Error("a group index past the groups must fail")
 	}
 	all, ok := RegexpExtractAll("100-200, 300-400", `(\d+)-(\d+)`, 1)
-	if !ok || len(all) != 2 || all[0].V != "100" || all[1].V != "300" {
+	if !ok || len(all) != 2 || all[0] != "100" || all[1] != "300" {
 		t.Errorf("regexp_extract_all = %v", all)
 	}
 	if s, ok := RegexpReplace("100-200", `(\d+)`, "num"); !ok || s != "num-num" {
@@ -171,11 +171,11 @@ func TestCalendarFunctions(t *testing.T) {
 	if _, ok := MakeDate(2019, 2, 29); ok {
 		t.Error("make_date(2019, 2, 29) must fail")
 	}
-	ts, ok := MakeTimestamp(2014, 12, 28, 6, 30, types.DecimalFromInt64(45887), 3)
+	ts, ok := MakeTimestamp(2014, 12, 28, 6, 30, 45.887)
 	if !ok || CastTimestampString(ts) != "2014-12-28 06:30:45.887" {
 		t.Errorf("make_timestamp = %s", CastTimestampString(ts))
 	}
-	ts, ok = MakeTimestamp(2019, 6, 30, 23, 59, types.DecimalFromInt64(60), 0)
+	ts, ok = MakeTimestamp(2019, 6, 30, 23, 59, 60)
 	if !ok || CastTimestampString(ts) != "2019-07-01 00:00:00" {
 		t.Errorf("make_timestamp with sec 60 = %s", CastTimestampString(ts))
 	}

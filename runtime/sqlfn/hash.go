@@ -22,21 +22,22 @@ import (
 // (org.apache.spark.sql.catalyst.expressions.hash.scala).
 
 // Md5 returns md5(b) as 32 lower-case hex digits.
-func Md5(b []byte) string {
-	s := md5.Sum(b)
+func Md5[B string | []byte](b B) string {
+	s := md5.Sum([]byte(b))
 	return hex.EncodeToString(s[:])
 }
 
 // Sha1 returns sha1(b) as 40 lower-case hex digits.
-func Sha1(b []byte) string {
-	s := sha1.Sum(b)
+func Sha1[B string | []byte](b B) string {
+	s := sha1.Sum([]byte(b))
 	return hex.EncodeToString(s[:])
 }
 
 // Sha2 returns sha2(b, bits) in lower-case hex for bits 224, 256 (or 0,
 // meaning 256), 384 and 512. ok is false for any other bit length, which
 // Spark answers with NULL.
-func Sha2(b []byte, n int32) (string, bool) {
+func Sha2[B string | []byte](data B, n int32) (string, bool) {
+	b := []byte(data)
 	switch n {
 	case 0, 256:
 		s := sha256.Sum256(b)
@@ -55,7 +56,7 @@ func Sha2(b []byte, n int32) (string, bool) {
 }
 
 // Crc32 returns crc32(b) (IEEE) as a BIGINT.
-func Crc32(b []byte) int64 { return int64(crc32.ChecksumIEEE(b)) }
+func Crc32[B string | []byte](b B) int64 { return int64(crc32.ChecksumIEEE([]byte(b))) }
 
 // HashSeed is the seed of hash and xxhash64 (Spark's default, 42).
 const HashSeed = 42

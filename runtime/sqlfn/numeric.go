@@ -119,8 +119,13 @@ func Log2(x float64) (float64, bool) {
 	return math.Log2(x), true
 }
 
-// Log returns log(base, x) = ln(x) / ln(base); NULL when either is <= 0.
-func Log(base, x float64) (float64, bool) {
+// Log returns log(base, x) = ln(x) / ln(base), or ln(base) when x is
+// absent (log with one argument); NULL when either is <= 0.
+func Log(base float64, xs ...float64) (float64, bool) {
+	if len(xs) == 0 {
+		return Ln(base)
+	}
+	x := xs[0]
 	if base <= 0 || x <= 0 {
 		return 0, false
 	}

@@ -2,8 +2,6 @@ package sqlfn
 
 import (
 	"strings"
-
-	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // This file holds the regexp_* functions. Patterns are Java regular
@@ -54,19 +52,19 @@ func groupIndex(idx []int32) int {
 
 // RegexpExtractAll returns regexp_extract_all(s, pattern[, idx]): group idx
 // of every match, in order. ok as for RegexpExtract.
-func RegexpExtractAll(s, pattern string, idx ...int32) ([]types.Null[string], bool) {
+func RegexpExtractAll(s, pattern string, idx ...int32) ([]string, bool) {
 	re := compileRegex(pattern)
 	g := groupIndex(idx)
 	if re == nil || g < 0 || g > re.NumSubexp() {
 		return nil, false
 	}
-	out := []types.Null[string]{}
+	out := []string{}
 	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
 		if m[2*g] < 0 {
-			out = append(out, types.Some(""))
+			out = append(out, "")
 			continue
 		}
-		out = append(out, types.Some(s[m[2*g]:m[2*g+1]]))
+		out = append(out, s[m[2*g]:m[2*g+1]])
 	}
 	return out, true
 }

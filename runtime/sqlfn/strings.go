@@ -218,7 +218,7 @@ func compileRegex(pattern string) *regexp.Regexp {
 // valid RE2 expression (Java-only syntax such as lookaround is not
 // supported). Empty matches right after a match are skipped, as Go's
 // regexp does; Java would keep them.
-func Split(s, regex string, limit ...int32) ([]types.Null[string], bool) {
+func Split(s, regex string, limit ...int32) ([]string, bool) {
 	lim := -1
 	if len(limit) > 0 && limit[0] > 0 {
 		lim = int(limit[0])
@@ -228,13 +228,13 @@ func Split(s, regex string, limit ...int32) ([]types.Null[string], bool) {
 		if lim > 0 && lim < n {
 			n = lim
 		}
-		out := make([]types.Null[string], 0, n)
+		out := make([]string, 0, n)
 		for i := 0; len(out) < n-1; i++ {
 			_, size := utf8.DecodeRuneInString(s)
-			out = append(out, types.Some(s[:size]))
+			out = append(out, s[:size])
 			s = s[size:]
 		}
-		return append(out, types.Some(s)), true
+		return append(out, s), true
 	}
 	var parts []string
 	if lit := regexp.QuoteMeta(regex); lit == regex && regex != "" {
@@ -246,11 +246,7 @@ func Split(s, regex string, limit ...int32) ([]types.Null[string], bool) {
 		}
 		parts = javaSplit(re, s, lim)
 	}
-	out := make([]types.Null[string], len(parts))
-	for i, p := range parts {
-		out[i] = types.Some(p)
-	}
-	return out, true
+	return parts, true
 }
 
 // javaSplit is java.util.regex.Pattern.split with a non-zero limit.

@@ -1,6 +1,8 @@
 package sqlfn
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"strings"
 	"unicode/utf8"
 
@@ -226,4 +228,15 @@ func ConcatWSArray(sep string, parts ...[]types.Null[string]) string {
 		flat = append(flat, p...)
 	}
 	return ConcatWS(sep, flat...)
+}
+
+// UUID returns a random (version 4) UUID in its 36-character text form,
+// as Spark's uuid(). It is non-deterministic.
+func UUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -559,7 +559,7 @@ func (c *checker) joinPlans(kind JoinKind, l Plan, lsc *scope, r Plan, rsc *scop
 		// The condition sees both sides, whatever the join kind.
 		both := joinScope(InnerJoin, lsc, rsc)
 		cond := c.boolean(on, &exprCtx{sc: both, clause: "a JOIN condition"}, "the JOIN condition")
-		if isBad(cond) {
+		if isBad(cond) || !c.deterministicOnly(cond, on, "a JOIN condition") {
 			return nil, nil
 		}
 		var residual []Expr

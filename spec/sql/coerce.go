@@ -391,6 +391,21 @@ func implicitArg(t types.Type, r ArgRule) (types.Type, bool) {
 		if k == types.BooleanKind {
 			return t, true
 		}
+	case ArgLong:
+		if t.IsNumeric() || k == types.StringKind || void {
+			return types.LongType, true
+		}
+	case ArgNumericCommon:
+		switch {
+		case t.IsNumeric():
+			return t, true
+		case k == types.StringKind, void:
+			return types.DoubleType, true
+		}
+	case ArgDoubleConst:
+		if t.IsNumeric() {
+			return types.DoubleType, true
+		}
 	default:
 		return t, true
 	}

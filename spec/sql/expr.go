@@ -869,8 +869,16 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 	// Common types of the ArgCommon and ArgCommonValue groups.
 	groups := map[ArgRule][]types.Type{}
 	for i, a := range args {
-		if r := fn.ArgRuleAt(i); r == ArgCommon || r == ArgCommonValue {
+		switch r := fn.ArgRuleAt(i); r {
+		case ArgCommon, ArgCommonValue:
 			groups[r] = append(groups[r], a.ResultType())
+		case ArgNumericCommon:
+			t, ok := implicitArg(a.ResultType(), r)
+			if !ok {
+				c.errorAt(asts[i], "DATATYPE_MISMATCH", "", "argument %d of %s must be numeric, not %s", i+1, fn.Name, a.ResultType())
+				return bad
+			}
+			groups[r] = append(groups[r], t)
 		}
 	}
 	common := map[ArgRule]types.Type{}
@@ -889,7 +897,7 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 		var t types.Type
 		ok := true
 		switch rule {
-		case ArgCommon, ArgCommonValue:
+		case ArgCommon, ArgCommonValue, ArgNumericCommon:
 			t = common[rule]
 		case ArgElement:
 			arr := out[0].ResultType()
@@ -915,10 +923,18 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 			}
 		}
 		switch rule {
-		case ArgIntConst, ArgStringConst, ArgBooleanConst:
+		case ArgIntConst, ArgStringConst, ArgBooleanConst, ArgDoubleConst:
 			l, isLit := a.(*Literal)
 			if !isLit || l.Value == nil {
 				return argErr(i, "must be a constant %s", t)
+			}
+			if rule == ArgDoubleConst {
+				f, isNum := floatValue(l)
+				if !isNum {
+					return argErr(i, "must be a constant number")
+				}
+				out[i] = &Literal{Value: f, Type: types.DoubleType}
+				continue
 			}
 			if rule == ArgIntConst {
 				v, fits := intValue(l)
@@ -942,6 +958,14 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 	case FormIf:
 		whens := []When{{Cond: out[0], Then: out[1]}}
 		return &Case{Whens: whens, Else: out[2], Type: typ, Nullable: caseNullable(whens, out[2])}
+	case FormBinary:
+		b := c.binary(fn.Op, out[0], out[1], asts[0], asts[1], pos)
+		if bin, ok := b.(*Binary); ok && fn.Try {
+			cp := *bin
+			cp.Try, cp.Nullable = true, true
+			return &cp
+		}
+		return b
 	case FormNullIf:
 		eq := c.compare(Eq, out[0], out[1], asts[0], asts[1], pos)
 		if isBad(eq) {
@@ -949,7 +973,11 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 		}
 		return &Case{Whens: []When{{Cond: eq, Then: &Literal{Type: typ}}}, Else: out[0], Type: typ, Nullable: true}
 	}
-	return &Call{Func: fn.Name, Args: out, Type: typ, Nullable: nullable, Pos: pos}
+	call := &Call{Func: fn.Name, Args: out, Type: typ, Nullable: nullable, Pos: pos}
+	if fn.Name == "window" && !c.checkWindow(call, asts) {
+		return bad
+	}
+	return call
 }
 
 func arityText(fn *Function) string {
@@ -968,6 +996,22 @@ func arityText(fn *Function) string {
 		return plural(fn.MinArgs)
 	}
 	return fmt.Sprintf("%d to %d arguments", fn.MinArgs, len(fn.Args))
+}
+
+// floatValue returns the value of a numeric literal as a float64.
+func floatValue(l *Literal) (float64, bool) {
+	if v, ok := intValue(l); ok {
+		return float64(v), true
+	}
+	switch v := l.Value.(type) {
+	case float64:
+		return v, true
+	case float32:
+		return float64(v), true
+	case types.Decimal:
+		return v.Float64(l.Type.Scale), true
+	}
+	return 0, false
 }
 
 // intValue returns the value of an integral literal.
@@ -993,7 +1037,7 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 		return arg0(), true
 	case ResCommon:
 		for i, a := range args {
-			if fn.ArgRuleAt(i) == ArgCommon {
+			if r := fn.ArgRuleAt(i); r == ArgCommon || r == ArgNumericCommon {
 				return a.ResultType(), true
 			}
 		}

@@ -74,6 +74,9 @@ func writeExpr(b *strings.Builder, e Expr) {
 		writeExpr(b, e.X)
 		b.WriteByte(')')
 	case *Binary:
+		if e.Try {
+			b.WriteString("try")
+		}
 		b.WriteByte('(')
 		writeExpr(b, e.L)
 		b.WriteString(" " + e.Op.String() + " ")

@@ -74,6 +74,14 @@ const (
 	ArgStringConst
 	// ArgBooleanConst is a constant BOOLEAN (a literal).
 	ArgBooleanConst
+	// ArgLong casts any numeric type, STRING or NULL to BIGINT.
+	ArgLong
+	// ArgNumericCommon arguments are numeric (STRING and NULL count as
+	// DOUBLE) and are cast to their common type, as the operands of an
+	// arithmetic operator.
+	ArgNumericCommon
+	// ArgDoubleConst is a constant number (a literal), as a DOUBLE.
+	ArgDoubleConst
 	// ArgLambda is a lambda function (x -> ...); the higher-order function
 	// binds its parameters, checked by the rules of lambda.go.
 	ArgLambda
@@ -87,6 +95,7 @@ var argRuleNames = [...]string{
 	ArgArrayOrMap: "ARRAY or MAP", ArgElement: "element", ArgIndexOrKey: "index or key",
 	ArgStringOrStringArray: "STRING or ARRAY<STRING>", ArgIntConst: "INT constant",
 	ArgStringConst: "STRING constant", ArgBooleanConst: "BOOLEAN constant",
+	ArgLong: "BIGINT", ArgNumericCommon: "numeric (common type)", ArgDoubleConst: "DOUBLE constant",
 	ArgLambda: "lambda function",
 }
 
@@ -128,6 +137,9 @@ const (
 	ResNamedStruct
 	// ResElement is the ARRAY's element type or the MAP's value type of argument 1.
 	ResElement
+	// ResOperator is the result type of the operator Function.Op applied
+	// to the arguments (FormBinary).
+	ResOperator
 	// ResLambda is set by the higher-order function's rule in lambda.go
 	// (it depends on the types of its lambda functions' bodies).
 	ResLambda
@@ -163,7 +175,68 @@ const (
 	FormIf
 	// FormNullIf is a Case: nullif(a, b) is CASE WHEN a = b THEN NULL ELSE a END.
 	FormNullIf
+	// FormBinary is a Binary of Function.Op over the two arguments, typed
+	// as the operator is; with Function.Try its failures are NULL
+	// (try_add, try_divide, ...; mod is a plain %).
+	FormBinary
 )
+
+// ImplKind says how generated code computes a scalar function.
+type ImplKind uint8
+
+// Implementation kinds.
+const (
+	// ImplInline functions have a compile rule of their own in package
+	// gen (coalesce, concat, struct, element_at, hash, ...), or are
+	// Forms other than FormCall.
+	ImplInline ImplKind = iota
+	// ImplStrict: NULL when any argument is NULL, else the value of
+	// sqlfn.<Name>(args...).
+	ImplStrict
+	// ImplFallible: like ImplStrict, but sqlfn.<Name> returns (value, ok)
+	// and !ok fails the row under ANSI semantics (ErrFunction names the
+	// function and its arguments).
+	ImplFallible
+	// ImplNullOnFail: like ImplFallible, but !ok is a NULL result (the
+	// try_ variants, date_trunc with an unknown unit, ln of 0).
+	ImplNullOnFail
+	// ImplNone: the checker accepts the function, the generator does not
+	// compile it yet (the reference says so).
+	ImplNone
+)
+
+// Impl is how generated code computes a function: the helper of package
+// runtime/sqlfn that gen calls, and its calling convention. Arguments are
+// passed in order, each DECIMAL followed by its scale, and a DECIMAL
+// result's precision and scale last (sqlfn's conventions).
+type Impl struct {
+	Kind ImplKind
+	// Name is the sqlfn function, e.g. "Upper".
+	Name string
+	// ByKind replaces Name when the first argument has that kind, e.g.
+	// {DecimalKind: "AbsDecimal"}; an empty name there means that kind is
+	// not compiled yet.
+	ByKind map[types.Kind]string
+}
+
+func strict(name string) Impl   { return Impl{Kind: ImplStrict, Name: name} }
+func fallible(name string) Impl { return Impl{Kind: ImplFallible, Name: name} }
+func nullOnFail(name string) Impl {
+	return Impl{Kind: ImplNullOnFail, Name: name}
+}
+
+// withKind returns impl using name for a first argument of kind k.
+func withKind(impl Impl, k types.Kind, name string) Impl {
+	m := map[types.Kind]string{k: name}
+	for kk, v := range impl.ByKind {
+		m[kk] = v
+	}
+	impl.ByKind = m
+	return impl
+}
+
+// notCompiled marks a function the generator does not compile yet.
+var notCompiled = Impl{Kind: ImplNone}
 
 // Function describes one built-in function.
 type Function struct {
@@ -188,6 +261,11 @@ type Function struct {
 	// again (current_timestamp, rand, uuid).
 	Nondeterministic bool
 	Form             Form
+	// Op and Try are the operator and its failure mode of FormBinary.
+	Op  BinaryOp
+	Try bool
+	// Impl is how the generator computes a scalar function.
+	Impl Impl
 	// Doc is a one-line description.
 	Doc string
 }
@@ -250,6 +328,25 @@ var functionTable = []*Function{
 	{Name: "var_pop", Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
 		Doc: "population variance"},
 
+	{Name: "min_by", Kind: AggregateFunc, Args: args(ArgAny, ArgOrderable), MinArgs: 2, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the first argument of the row with the smallest non-NULL second argument"},
+	{Name: "max_by", Kind: AggregateFunc, Args: args(ArgAny, ArgOrderable), MinArgs: 2, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the first argument of the row with the largest non-NULL second argument"},
+	{Name: "corr", Kind: AggregateFunc, Args: args(ArgDouble, ArgDouble), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "Pearson correlation coefficient of the pairs where both are not NULL"},
+	{Name: "covar_pop", Kind: AggregateFunc, Args: args(ArgDouble, ArgDouble), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "population covariance of the pairs where both are not NULL"},
+	{Name: "covar_samp", Kind: AggregateFunc, Args: args(ArgDouble, ArgDouble), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "sample covariance of the pairs where both are not NULL"},
+	{Name: "approx_count_distinct", Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
+		Doc: "estimated number of distinct non-NULL values (HyperLogLog++ with Spark's hash and 512 registers, relative error 5%; exact below about 400 values)"},
+	{Name: "percentile_approx", Aliases: []string{"approx_percentile"}, Kind: AggregateFunc, Args: args(ArgNumeric, ArgDoubleConst, ArgIntConst), MinArgs: 2, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the smallest value v of the group such that at least the given fraction of the non-NULL values are <= v (computed exactly)"},
+	{Name: "percentile", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "the exact percentile of the non-NULL values, interpolated linearly between the two nearest ranks"},
+	{Name: "median", Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "percentile(x, 0.5): the middle value, or the mean of the two middle values"},
+
 	// Conditional functions. coalesce evaluates its arguments lazily, left to right.
 	{Name: "coalesce", Aliases: []string{"nvl", "ifnull"}, Args: args(ArgCommon), Variadic: true, MinArgs: 1, Result: ResCommon, Nulls: NullIfAllArgs,
 		Doc: "first argument that is not NULL, evaluated lazily"},
@@ -257,6 +354,8 @@ var functionTable = []*Function{
 		Doc: "NULL when both arguments are equal, else the first"},
 	{Name: "if", Aliases: []string{"iff"}, Args: args(ArgBoolean, ArgCommon, ArgCommon), MinArgs: 3, Result: ResCommon, Form: FormIf,
 		Doc: "second argument when the condition is TRUE, else the third"},
+	{Name: "nvl2", Args: args(ArgAny, ArgCommon, ArgCommon), MinArgs: 3, Result: ResCommon, Nulls: NullAlways,
+		Doc: "the second argument when the first is not NULL, else the third"},
 	{Name: "greatest", Args: args(ArgCommon), Variadic: true, MinArgs: 2, Result: ResCommon, Nulls: NullIfAllArgs,
 		Doc: "largest non-NULL argument"},
 	{Name: "least", Args: args(ArgCommon), Variadic: true, MinArgs: 2, Result: ResCommon, Nulls: NullIfAllArgs,
@@ -267,107 +366,182 @@ var functionTable = []*Function{
 		Doc: "the arguments joined; NULL when any is NULL"},
 	{Name: "concat_ws", Args: args(ArgString, ArgStringOrStringArray), Variadic: true, MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullIfArg0,
 		Doc: "the non-NULL arguments (and array elements) after the first, joined by the first"},
-	{Name: "upper", Aliases: []string{"ucase"}, Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+	{Name: "upper", Impl: strict("Upper"), Aliases: []string{"ucase"}, Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string in upper case"},
-	{Name: "lower", Aliases: []string{"lcase"}, Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+	{Name: "lower", Impl: strict("Lower"), Aliases: []string{"lcase"}, Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string in lower case"},
-	{Name: "initcap", Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+	{Name: "initcap", Impl: strict("InitCap"), Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string with the first letter of each word in upper case"},
-	{Name: "trim", Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+	{Name: "trim", Impl: strict("Trim"), Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string without leading and trailing spaces (or characters of the second argument)"},
-	{Name: "ltrim", Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+	{Name: "ltrim", Impl: strict("LTrim"), Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string without leading spaces (or characters of the second argument)"},
-	{Name: "rtrim", Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+	{Name: "rtrim", Impl: strict("RTrim"), Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string without trailing spaces (or characters of the second argument)"},
-	{Name: "length", Aliases: []string{"char_length", "character_length", "len"}, Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.IntType,
+	{Name: "length", Impl: withKind(strict("Length"), types.BinaryKind, "BinaryLength"), Aliases: []string{"char_length", "character_length", "len"}, Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.IntType,
 		Doc: "number of characters of a string, or bytes of a binary"},
-	{Name: "substring", Aliases: []string{"substr"}, Args: args(ArgString, ArgInt, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "substring", Impl: strict("Substring"), Aliases: []string{"substr"}, Args: args(ArgString, ArgInt, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the part of the string from a 1-based position (negative: from the end), of the given length"},
-	{Name: "left", Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "left", Impl: strict("Left"), Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the first n characters"},
-	{Name: "right", Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "right", Impl: strict("Right"), Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the last n characters"},
-	{Name: "lpad", Args: args(ArgString, ArgInt, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "lpad", Impl: strict("Lpad"), Args: args(ArgString, ArgInt, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the string padded on the left to a length with spaces (or the third argument)"},
-	{Name: "rpad", Args: args(ArgString, ArgInt, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "rpad", Impl: strict("Rpad"), Args: args(ArgString, ArgInt, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the string padded on the right to a length with spaces (or the third argument)"},
-	{Name: "replace", Args: args(ArgString, ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "replace", Impl: strict("Replace"), Args: args(ArgString, ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the string with every occurrence of the second argument replaced by the third (or removed)"},
-	{Name: "instr", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+	{Name: "instr", Impl: strict("Instr"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.IntType,
 		Doc: "1-based position of the first occurrence of the second argument, 0 when absent"},
-	{Name: "startswith", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+	{Name: "startswith", Impl: strict("StartsWith"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the string starts with the second argument"},
-	{Name: "endswith", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+	{Name: "endswith", Impl: strict("EndsWith"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the string ends with the second argument"},
-	{Name: "contains", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+	{Name: "contains", Impl: strict("Contains"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the string contains the second argument"},
-	{Name: "split", Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.ArrayOf(types.StringType, false),
+	{Name: "split", Impl: fallible("Split"), Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.ArrayOf(types.StringType, false),
 		Doc: "the string split around matches of a regular expression, at most limit parts when limit > 0"},
-	{Name: "rlike", Aliases: []string{"regexp_like", "regexp"}, Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
+	{Name: "rlike", Impl: fallible("RLike"), Aliases: []string{"regexp_like", "regexp"}, Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the string matches the regular expression (Java syntax) anywhere"},
-	{Name: "regexp_replace", Args: args(ArgString, ArgString, ArgString), MinArgs: 3, Result: ResFixed, Type: types.StringType,
-		Doc: "the string with every match of the regular expression replaced"},
-	{Name: "regexp_extract", Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "regexp_replace", Impl: fallible("RegexpReplace"), Args: args(ArgString, ArgString, ArgString, ArgInt), MinArgs: 3, Result: ResFixed, Type: types.StringType,
+		Doc: "the string with every match of the regular expression replaced (from a 1-based position); $n in the replacement is group n"},
+	{Name: "regexp_extract", Impl: fallible("RegexpExtract"), Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the given group (default 1) of the first match of the regular expression, or an empty string"},
 
+	{Name: "locate", Aliases: []string{"position"}, Impl: strict("Locate"), Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+		Doc: "1-based position of the first occurrence of the first argument in the second at or after a position (default 1), 0 when absent"},
+	{Name: "translate", Impl: strict("Translate"), Args: args(ArgString, ArgString, ArgString), MinArgs: 3, Result: ResFixed, Type: types.StringType,
+		Doc: "the string with each character of the second argument replaced by the one at the same place in the third (removed when there is none)"},
+	{Name: "split_part", Impl: fallible("SplitPart"), Args: args(ArgString, ArgString, ArgInt), MinArgs: 3, Result: ResFixed, Type: types.StringType,
+		Doc: "the n-th field (negative: from the end) of the string split at a delimiter, '' when out of range; 0 is an error"},
+	{Name: "repeat", Impl: strict("Repeat"), Args: args(ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+		Doc: "the string repeated n times"},
+	{Name: "reverse", Impl: strict("Reverse"), Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the string with its characters in reverse order"},
+	{Name: "ascii", Impl: strict("Ascii"), Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.IntType,
+		Doc: "the code point of the first character, 0 for ''"},
+	{Name: "chr", Aliases: []string{"char"}, Impl: strict("Chr"), Args: args(ArgLong), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the character whose code is n mod 256 ('' for n < 0)"},
+	{Name: "regexp_extract_all", Impl: fallible("RegexpExtractAll"), Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.ArrayOf(types.StringType, false),
+		Doc: "the given group (default 1) of every match of the regular expression"},
+	{Name: "regexp_count", Impl: fallible("RegexpCount"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+		Doc: "number of matches of the regular expression"},
+	{Name: "format_string", Aliases: []string{"printf"}, Args: args(ArgString, ArgAny), Variadic: true, MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullIfArg0,
+		Doc: "the arguments formatted with a java.util.Formatter pattern (%s, %d, %.2f, %5s, %2$s, ...); a NULL argument prints as null"},
+	{Name: "md5", Impl: strict("Md5"), Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the MD5 digest of the bytes, as 32 hex digits"},
+	{Name: "sha1", Aliases: []string{"sha"}, Impl: strict("Sha1"), Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the SHA-1 digest of the bytes, as 40 hex digits"},
+	{Name: "sha2", Impl: nullOnFail("Sha2"), Args: args(ArgStringOrBinary, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.StringType, Nulls: NullAlways,
+		Doc: "the SHA-2 digest (224, 256, 384 or 512 bits; 0 means 256) of the bytes in hex; NULL for another bit length"},
+	{Name: "crc32", Impl: strict("Crc32"), Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.LongType,
+		Doc: "the CRC-32 checksum of the bytes"},
+	{Name: "hash", Args: args(ArgAny), Variadic: true, MinArgs: 1, Result: ResFixed, Type: types.IntType, Nulls: NullNever,
+		Doc: "Spark's Murmur3 hash (seed 42) of the arguments; NULL arguments are skipped"},
+	{Name: "xxhash64", Args: args(ArgAny), Variadic: true, MinArgs: 1, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
+		Doc: "Spark's XXH64 hash (seed 42) of the arguments; NULL arguments are skipped"},
+
 	// Dates and times.
-	{Name: "to_date", Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.DateType,
+	{Name: "to_date", Impl: fallible("ToDate"), Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.DateType,
 		Doc: "the value as a DATE; a string is parsed with the optional datetime pattern"},
-	{Name: "to_timestamp", Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.TimestampType,
+	{Name: "try_to_timestamp", Impl: nullOnFail("ToTimestamp"), Args: args(ArgString, ArgString), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Nulls: NullAlways,
+		Doc: "to_timestamp, NULL when the string does not parse"},
+	{Name: "to_timestamp", Impl: fallible("ToTimestamp"), Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.TimestampType,
 		Doc: "the value as a TIMESTAMP; a string is parsed with the optional datetime pattern"},
-	{Name: "date_format", Args: args(ArgTimestamp, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
+	{Name: "date_format", Impl: strict("DateFormat"), Args: args(ArgTimestamp, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType,
 		Doc: "the timestamp formatted with a datetime pattern"},
-	{Name: "date_trunc", Args: args(ArgString, ArgTimestamp), MinArgs: 2, Result: ResFixed, Type: types.TimestampType,
+	{Name: "date_trunc", Impl: nullOnFail("DateTrunc"), Args: args(ArgString, ArgTimestamp), MinArgs: 2, Result: ResFixed, Type: types.TimestampType,
 		Doc: "the timestamp truncated to a unit ('year', 'month', 'day', 'hour', ...)"},
-	{Name: "trunc", Args: args(ArgDate, ArgString), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+	{Name: "trunc", Impl: nullOnFail("TruncDate"), Args: args(ArgDate, ArgString), MinArgs: 2, Result: ResFixed, Type: types.DateType,
 		Doc: "the date truncated to a unit ('year', 'quarter', 'month', 'week')"},
-	{Name: "year", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the year"},
-	{Name: "quarter", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the quarter of the year, 1 to 4"},
-	{Name: "month", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the month, 1 to 12"},
-	{Name: "day", Aliases: []string{"dayofmonth"}, Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the month, 1 to 31"},
-	{Name: "dayofweek", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the week, 1 (Sunday) to 7 (Saturday)"},
-	{Name: "dayofyear", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the year, 1 to 366"},
-	{Name: "weekofyear", Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the ISO 8601 week of the year"},
-	{Name: "hour", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the hour, 0 to 23"},
-	{Name: "minute", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the minute, 0 to 59"},
-	{Name: "second", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the second, 0 to 59"},
-	{Name: "datediff", Aliases: []string{"date_diff"}, Args: args(ArgDate, ArgDate), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+	{Name: "year", Impl: strict("Year"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the year"},
+	{Name: "quarter", Impl: strict("Quarter"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the quarter of the year, 1 to 4"},
+	{Name: "month", Impl: strict("Month"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the month, 1 to 12"},
+	{Name: "day", Impl: strict("DayOfMonth"), Aliases: []string{"dayofmonth"}, Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the month, 1 to 31"},
+	{Name: "dayofweek", Impl: strict("DayOfWeek"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the week, 1 (Sunday) to 7 (Saturday)"},
+	{Name: "dayofyear", Impl: strict("DayOfYear"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the day of the year, 1 to 366"},
+	{Name: "weekofyear", Impl: strict("WeekOfYear"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the ISO 8601 week of the year"},
+	{Name: "hour", Impl: strict("Hour"), Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the hour, 0 to 23"},
+	{Name: "minute", Impl: strict("Minute"), Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the minute, 0 to 59"},
+	{Name: "second", Impl: strict("Second"), Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "the second, 0 to 59"},
+	{Name: "datediff", Impl: strict("DateDiff"), Aliases: []string{"date_diff"}, Args: args(ArgDate, ArgDate), MinArgs: 2, Result: ResFixed, Type: types.IntType,
 		Doc: "number of days from the second date to the first"},
-	{Name: "date_add", Aliases: []string{"dateadd"}, Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+	{Name: "date_add", Impl: strict("DateAdd"), Aliases: []string{"dateadd"}, Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
 		Doc: "the date plus a number of days"},
-	{Name: "date_sub", Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+	{Name: "date_sub", Impl: strict("DateSub"), Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
 		Doc: "the date minus a number of days"},
-	{Name: "add_months", Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+	{Name: "add_months", Impl: strict("AddMonths"), Args: args(ArgDate, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.DateType,
 		Doc: "the date plus a number of months (clamped to the month's last day)"},
+	{Name: "last_day", Impl: strict("LastDay"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.DateType,
+		Doc: "the last day of the date's month"},
+	{Name: "next_day", Impl: fallible("NextDay"), Args: args(ArgDate, ArgString), MinArgs: 2, Result: ResFixed, Type: types.DateType,
+		Doc: "the first date after the date that falls on the named day ('Mon', 'MO', 'monday', ...); another name is an error"},
+	{Name: "months_between", Impl: strict("MonthsBetween"), Args: args(ArgTimestamp, ArgTimestamp, ArgBooleanConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType,
+		Doc: "months from the second timestamp to the first: whole months when the days of month match or both are month ends, else with the rest over 31-day months, rounded to 8 places unless the third argument is false"},
+	{Name: "make_date", Impl: fallible("MakeDate"), Args: args(ArgInt, ArgInt, ArgInt), MinArgs: 3, Result: ResFixed, Type: types.DateType,
+		Doc: "the date of a year, month and day; a date that does not exist is an error"},
+	{Name: "make_timestamp", Impl: fallible("MakeTimestamp"), Args: args(ArgInt, ArgInt, ArgInt, ArgInt, ArgInt, ArgDouble, ArgString), MinArgs: 6, Result: ResFixed, Type: types.TimestampType,
+		Doc: "the timestamp of year, month, day, hour, minute and (fractional) seconds in a time zone (default: the session's); an invalid field is an error"},
+	{Name: "from_unixtime", Impl: fallible("FromUnixtime"), Args: args(ArgLong, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "the instant n seconds after the epoch as a string in the session time zone, with a datetime pattern (default 'yyyy-MM-dd HH:mm:ss')"},
+	{Name: "unix_timestamp", Aliases: []string{"to_unix_timestamp"}, Impl: fallible("UnixTimestamp"), Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.LongType,
+		Doc: "seconds since the epoch of a timestamp, a date (its midnight in the session time zone) or a string parsed with a pattern (default 'yyyy-MM-dd HH:mm:ss'); unparsable text is an error"},
+	{Name: "from_utc_timestamp", Impl: fallible("FromUTCTimestamp"), Args: args(ArgTimestamp, ArgString), MinArgs: 2, Result: ResFixed, Type: types.TimestampType,
+		Doc: "the wall-clock time in the zone of the instant, as a timestamp read in UTC"},
+	{Name: "to_utc_timestamp", Impl: fallible("ToUTCTimestamp"), Args: args(ArgTimestamp, ArgString), MinArgs: 2, Result: ResFixed, Type: types.TimestampType,
+		Doc: "the instant of the timestamp's UTC wall-clock time read in the zone"},
+	{Name: "unix_date", Impl: strict("UnixDate"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "days since 1970-01-01"},
+	{Name: "date_from_unix_date", Impl: strict("DateFromUnixDate"), Args: args(ArgInt), MinArgs: 1, Result: ResFixed, Type: types.DateType, Doc: "the date n days after 1970-01-01"},
+	{Name: "window", Args: args(ArgTimestamp, ArgStringConst, ArgStringConst, ArgStringConst), MinArgs: 2, Result: ResFixed, Type: windowType,
+		Doc: "the tumbling time window [start, end) holding the timestamp, for a duration such as '10 minutes' (slide equal to the duration; an optional start offset)"},
 	{Name: "current_date", Aliases: []string{"curdate"}, Result: ResFixed, Type: types.DateType, Nulls: NullNever, Nondeterministic: true,
 		Doc: "the date the update started, in UTC"},
 	{Name: "current_timestamp", Aliases: []string{"now"}, Result: ResFixed, Type: types.TimestampType, Nulls: NullNever, Nondeterministic: true,
 		Doc: "the time the update started"},
-	{Name: "unix_seconds", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "seconds since 1970-01-01 00:00:00 UTC"},
-	{Name: "unix_millis", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "milliseconds since 1970-01-01 00:00:00 UTC"},
-	{Name: "unix_micros", Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "microseconds since 1970-01-01 00:00:00 UTC"},
-	{Name: "timestamp_seconds", Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of seconds after the epoch"},
-	{Name: "timestamp_millis", Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of milliseconds after the epoch"},
-	{Name: "timestamp_micros", Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of microseconds after the epoch"},
+	{Name: "unix_seconds", Impl: strict("UnixSeconds"), Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "seconds since 1970-01-01 00:00:00 UTC"},
+	{Name: "unix_millis", Impl: strict("UnixMillis"), Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "milliseconds since 1970-01-01 00:00:00 UTC"},
+	{Name: "unix_micros", Impl: strict("UnixMicros"), Args: args(ArgTimestamp), MinArgs: 1, Result: ResFixed, Type: types.LongType, Doc: "microseconds since 1970-01-01 00:00:00 UTC"},
+	{Name: "timestamp_seconds", Impl: withKind(fallible("TimestampSeconds"), types.DecimalKind, "TimestampSecondsDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of seconds after the epoch"},
+	{Name: "timestamp_millis", Impl: fallible("TimestampMillis"), Args: args(ArgLong), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of milliseconds after the epoch"},
+	{Name: "timestamp_micros", Impl: fallible("TimestampMicros"), Args: args(ArgLong), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of microseconds after the epoch"},
 
 	// Numbers.
-	{Name: "abs", Args: args(ArgNumeric), MinArgs: 1, Result: ResArg0, Doc: "the absolute value"},
-	{Name: "round", Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResRound,
+	{Name: "abs", Impl: withKind(fallible("Abs"), types.DecimalKind, "AbsDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResArg0, Doc: "the absolute value"},
+	{Name: "round", Impl: withKind(fallible("Round"), types.DecimalKind, "RoundDecimal"), Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResRound,
 		Doc: "the value rounded half up to d decimal places (default 0)"},
-	{Name: "floor", Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the largest integer not greater than the value"},
-	{Name: "ceil", Aliases: []string{"ceiling"}, Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the smallest integer not less than the value"},
-	{Name: "sqrt", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the square root"},
-	{Name: "exp", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "e to the power of the value"},
-	{Name: "ln", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the natural logarithm"},
-	{Name: "log10", Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the base-10 logarithm"},
-	{Name: "power", Aliases: []string{"pow"}, Args: args(ArgDouble, ArgDouble), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Doc: "the first argument to the power of the second"},
+	{Name: "floor", Impl: withKind(fallible("Floor"), types.DecimalKind, "FloorDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the largest integer not greater than the value"},
+	{Name: "ceil", Impl: withKind(fallible("Ceil"), types.DecimalKind, "CeilDecimal"), Aliases: []string{"ceiling"}, Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the smallest integer not less than the value"},
+	{Name: "sqrt", Impl: strict("Sqrt"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the square root"},
+	{Name: "exp", Impl: strict("Exp"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "e to the power of the value"},
+	{Name: "ln", Impl: nullOnFail("Ln"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the natural logarithm"},
+	{Name: "log10", Impl: nullOnFail("Log10"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the base-10 logarithm"},
+	{Name: "power", Impl: strict("Pow"), Aliases: []string{"pow"}, Args: args(ArgDouble, ArgDouble), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Doc: "the first argument to the power of the second"},
+	{Name: "bround", Impl: withKind(fallible("BRound"), types.DecimalKind, "BRoundDecimal"), Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResRound,
+		Doc: "the value rounded half to even to d decimal places (default 0)"},
+	{Name: "log", Impl: nullOnFail("Log"), Args: args(ArgDouble, ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "log(base, x), or the natural logarithm log(x); NULL when an argument is <= 0"},
+	{Name: "log2", Impl: nullOnFail("Log2"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways, Doc: "the base-2 logarithm; NULL for x <= 0"},
+	{Name: "cbrt", Impl: strict("Cbrt"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the cube root"},
+	{Name: "sign", Aliases: []string{"signum"}, Impl: withKind(strict("Sign"), types.DecimalKind, "SignDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.DoubleType,
+		Doc: "-1.0, 0.0 or 1.0 as the value is negative, zero or positive"},
+	{Name: "mod", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Mod, Doc: "a % b: the remainder with the sign of a; a zero divisor is an error"},
+	{Name: "pmod", Impl: withKind(fallible("Pmod"), types.DecimalKind, ""), Args: args(ArgNumericCommon, ArgNumericCommon), MinArgs: 2, Result: ResCommon,
+		Doc: "the non-negative remainder of a / n for positive n; a zero divisor is an error"},
+	{Name: "pi", Impl: strict("Pi"), Result: ResFixed, Type: types.DoubleType, Nulls: NullNever, Doc: "π"},
+	{Name: "e", Impl: strict("E"), Result: ResFixed, Type: types.DoubleType, Nulls: NullNever, Doc: "Euler's number"},
+	{Name: "try_add", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Add, Try: true, Doc: "a + b, NULL on overflow"},
+	{Name: "try_subtract", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Sub, Try: true, Doc: "a - b, NULL on overflow"},
+	{Name: "try_multiply", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Mul, Try: true, Doc: "a * b, NULL on overflow"},
+	{Name: "try_divide", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Div, Try: true, Doc: "a / b, NULL when b is 0 or on overflow"},
+	{Name: "try_mod", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Mod, Try: true, Doc: "a % b, NULL when b is 0"},
 	{Name: "rand", Aliases: []string{"random"}, Args: args(ArgIntConst), Result: ResFixed, Type: types.DoubleType, Nulls: NullNever, Nondeterministic: true,
 		Doc: "a uniformly distributed random number in [0, 1)"},
-	{Name: "uuid", Result: ResFixed, Type: types.StringType, Nulls: NullNever, Nondeterministic: true, Doc: "a random UUID string"},
+	{Name: "uuid", Impl: strict("UUID"), Result: ResFixed, Type: types.StringType, Nulls: NullNever, Nondeterministic: true, Doc: "a random UUID string"},
 
 	// Arrays, maps and structs.
 	{Name: "array", Args: args(ArgCommon), Variadic: true, Result: ResArrayOfCommon, Nulls: NullNever, Doc: "an array of the arguments"},
-	{Name: "map", Args: args(ArgCommon, ArgCommonValue), Variadic: true, Repeat: 2, Result: ResMapOfCommon, Nulls: NullNever,
+	{Name: "map", Impl: notCompiled, Args: args(ArgCommon, ArgCommonValue), Variadic: true, Repeat: 2, Result: ResMapOfCommon, Nulls: NullNever,
 		Doc: "a map of the key and value arguments, alternating"},
 	{Name: "struct", Args: args(ArgAny), Variadic: true, Result: ResStruct, Nulls: NullNever, Doc: "a struct of the arguments"},
 	{Name: "named_struct", Args: args(ArgStringConst, ArgAny), Variadic: true, Repeat: 2, Result: ResNamedStruct, Nulls: NullNever,
@@ -376,6 +550,8 @@ var functionTable = []*Function{
 		Doc: "number of elements of an array or entries of a map"},
 	{Name: "element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
 		Doc: "the element at a 1-based index (negative: from the end) of an array, or the value of a map key (NULL when absent)"},
+	{Name: "try_element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
+		Doc: "element_at, NULL for an index out of range"},
 	{Name: "array_contains", Args: args(ArgArray, ArgElement), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the array contains the value"},
 
@@ -408,6 +584,11 @@ var functionTable = []*Function{
 	{Name: "date", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.DateType, Doc: "CAST(x AS DATE)"},
 	{Name: "timestamp", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.TimestampType, Doc: "CAST(x AS TIMESTAMP)"},
 }
+
+// windowType is window()'s result.
+var windowType = types.StructOf(
+	types.Field{Name: "start", Type: types.TimestampType, Nullable: true},
+	types.Field{Name: "end", Type: types.TimestampType, Nullable: true})
 
 // functionsByName indexes functionTable by name and alias.
 var functionsByName = func() map[string]*Function {

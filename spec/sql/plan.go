@@ -280,6 +280,9 @@ type Binary struct {
 	Type     types.Type
 	Nullable bool
 	Pos      int
+	// Try makes an overflow or a zero divisor NULL instead of an error
+	// (try_add, try_subtract, try_multiply, try_divide, try_mod).
+	Try bool
 }
 
 // Cast converts X to Type with Spark's CAST rules (ANSI mode: an invalid

@@ -235,7 +235,7 @@ func (c *checker) finishSelect(below Plan, items []selItem, exprs []Expr, distin
 				e = c.outputColumn(proj, e, o.expr)
 			}
 		}
-		if isBad(e) {
+		if isBad(e) || !c.deterministicOnly(e, o.expr, "ORDER BY") {
 			keyFailed = true
 			continue
 		}

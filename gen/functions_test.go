@@ -1,0 +1,146 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pipegen/pipegen/spec/sql"
+)
+
+// functionsSpec is a pipeline over one source holding a column of each
+// common type; the test adds one materialized view per function call.
+const functionsSpec = `pipeline: functions
+catalog: main
+schema: fns
+sources:
+  t:
+    files: {path: data, format: json}
+    schema: s STRING, i INT, l BIGINT, d DOUBLE, dec DECIMAL(10,2), dt DATE, ts TIMESTAMP, b BOOLEAN, arr ARRAY<INT>, bin BINARY
+datasets:
+`
+
+// sampleArgs are arguments of the right types for calls of a rule.
+var sampleArgs = map[sql.ArgRule]string{
+	sql.ArgAny: "i", sql.ArgNumeric: "d", sql.ArgInt: "i", sql.ArgLong: "l", sql.ArgDouble: "d",
+	sql.ArgString: "s", sql.ArgStringOrBinary: "s", sql.ArgBoolean: "b", sql.ArgDate: "dt",
+	sql.ArgTimestamp: "ts", sql.ArgDatetime: "s", sql.ArgCommon: "i", sql.ArgCommonValue: "i",
+	sql.ArgOrderable: "i", sql.ArgArray: "arr", sql.ArgArrayOrMap: "arr", sql.ArgElement: "1",
+	sql.ArgIndexOrKey: "1", sql.ArgStringOrStringArray: "s", sql.ArgIntConst: "1",
+	sql.ArgStringConst: "'a'", sql.ArgBooleanConst: "true", sql.ArgNumericCommon: "i",
+	sql.ArgDoubleConst: "0.5",
+}
+
+// specialCalls are calls whose constant arguments must be meaningful, and
+// calls of further argument types (DECIMAL and BINARY variants).
+var specialCalls = map[string][]string{
+	"date_trunc":            {"date_trunc('month', ts)"},
+	"trunc":                 {"trunc(dt, 'month')"},
+	"window":                {"window(ts, '10 minutes')", "window(ts, '1 hour', '1 hour', '15 minutes')"},
+	"date_format":           {"date_format(ts, 'yyyy-MM-dd')"},
+	"to_date":               {"to_date(s, 'yyyy-MM-dd')", "to_date(ts)"},
+	"to_timestamp":          {"to_timestamp(s, 'yyyy-MM-dd')", "to_timestamp(dt)"},
+	"named_struct":          {"named_struct('a', i)"},
+	"map":                   {"map(s, i)"},
+	"next_day":              {"next_day(dt, 'MON')"},
+	"concat_ws":             {"concat_ws('-', s, s)"},
+	"split_part":            {"split_part(s, ',', 1)"},
+	"sha2":                  {"sha2(s, 256)", "sha2(bin, 512)"},
+	"md5":                   {"md5(s)", "md5(bin)"},
+	"length":                {"length(s)", "length(bin)"},
+	"make_timestamp":        {"make_timestamp(2024, 1, 2, 3, 4, 5.5)", "make_timestamp(2024, 1, 2, 3, 4, d, 'UTC')"},
+	"format_string":         {"format_string('%s %d %.2f %s', s, i, d, dec)"},
+	"log":                   {"log(10, d)", "log(d)"},
+	"abs":                   {"abs(i)", "abs(dec)"},
+	"round":                 {"round(d)", "round(dec, 1)"},
+	"bround":                {"bround(d, 1)", "bround(dec, 1)"},
+	"floor":                 {"floor(d)", "floor(dec)"},
+	"ceil":                  {"ceil(d)", "ceil(dec)"},
+	"sign":                  {"sign(i)", "sign(dec)"},
+	"hash":                  {"hash(s, i, dec, ts, arr)"},
+	"xxhash64":              {"xxhash64(s, i, dec, ts, arr)"},
+	"unix_timestamp":        {"unix_timestamp(s)", "unix_timestamp(ts)", "unix_timestamp(dt)", "unix_timestamp(s, 'yyyy-MM-dd')"},
+	"timestamp_seconds":     {"timestamp_seconds(l)", "timestamp_seconds(d)", "timestamp_seconds(dec)"},
+	"try_divide":            {"try_divide(i, i)", "try_divide(dec, dec)"},
+	"try_add":               {"try_add(l, l)", "try_add(dec, dec)"},
+	"pmod":                  {"pmod(i, i)", "pmod(d, 2)"},
+	"sum":                   {"sum(i)", "sum(dec)", "sum(DISTINCT l)"},
+	"percentile_approx":     {"percentile_approx(d, 0.5)", "percentile_approx(i, 0.25, 100)"},
+	"approx_count_distinct": {"approx_count_distinct(s)", "approx_count_distinct(dec)"},
+	"min_by":                {"min_by(s, ts)"},
+	"binary":                {"binary(s)"},
+	"date":                  {"date(s)", "date(ts)"},
+	"timestamp":             {"timestamp(s)", "timestamp(dt)"},
+	"max_by":                {"max_by(s, dec)"},
+}
+
+// callsOf returns calls of fn with sample arguments, or nil when fn takes
+// arguments this test cannot make up (lambda functions).
+func callsOf(fn *sql.Function) []string {
+	if c, ok := specialCalls[fn.Name]; ok {
+		return c
+	}
+	n := fn.MinArgs
+	if n == 0 && len(fn.Args) > 0 && fn.Variadic {
+		n = 1
+	}
+	args := make([]string, n)
+	for i := range args {
+		a, ok := sampleArgs[fn.ArgRuleAt(i)]
+		if !ok {
+			return nil
+		}
+		args[i] = a
+	}
+	return []string{fn.Name + "(" + strings.Join(args, ", ") + ")"}
+}
+
+// TestEveryFunctionCompiles generates and builds one program calling every
+// scalar and aggregate function of the function table (sql.Functions) with
+// arguments of each type its implementation distinguishes: the table is
+// the single description of the catalog, so a function the checker
+// accepts must compile unless the table marks it sql.ImplNone, in which
+// case the generator must say it is unsupported.
+func TestEveryFunctionCompiles(t *testing.T) {
+	var src strings.Builder
+	src.WriteString(functionsSpec)
+	n := 0
+	for _, fn := range sql.Functions() {
+		if fn.Kind != sql.ScalarFunc && fn.Kind != sql.AggregateFunc {
+			continue
+		}
+		for _, call := range callsOf(fn) {
+			one := fmt.Sprintf("  f%d:\n    kind: materialized_view\n    query: SELECT %s AS v FROM t\n", n, call)
+			n++
+			p, diags := loadSpec(functionsSpec + one)
+			if diags != "" {
+				t.Errorf("%s does not check: %s", call, diags)
+				continue
+			}
+			_, err := Generate(p, Options{Version: "test"})
+			var ue *UnsupportedError
+			switch {
+			case fn.Impl.Kind == sql.ImplNone && !errors.As(err, &ue):
+				t.Errorf("%s: the table marks %s not compiled, but Generate says %v", call, fn.Name, err)
+			case fn.Impl.Kind == sql.ImplNone:
+			case err != nil:
+				t.Errorf("%s: %v", call, err)
+			default:
+				src.WriteString(one)
+			}
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	_, files := generate(t, "functions.yaml", []byte(src.String()))
+	if dir := os.Getenv("PIPEGEN_KEEP"); dir != "" {
+		for name, data := range files {
+			os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+	}
+	buildProgram(t, files)
+}
