@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 )
 
 // RunOptions configure one update: the `run` command's flags.
@@ -181,6 +182,9 @@ func (u *update) setup() error {
 			return fmt.Errorf("session_time_zone %q: %w", tz, err)
 		}
 	}
+	// SQL functions render and parse zone-less date-times in the session
+	// time zone, as Spark's spark.sql.session.timeZone.
+	sqlfn.SetSessionTimeZone(u.loc)
 	if u.opts.Warehouse == "" {
 		u.opts.Warehouse = "warehouse"
 	}
