@@ -44,6 +44,8 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.elementAt(b, e)
 	case "array_contains":
 		return c.arrayContains(b, e)
+	case "transform", "filter", "exists", "forall", "aggregate", "array_sort":
+		return c.higherOrder(b, e)
 	case "try_element_at":
 		x := c.compile(b, e.Args[0])
 		if x.t.Kind == types.MapKind {

@@ -50,6 +50,10 @@ type block struct {
 	// at run time (ANSI overflow, invalid cast, division by zero); the
 	// argument is a Go expression of type error describing the failure.
 	rowErr func(cause jen.Code) jen.Code
+	// onFail, when set, is the statement that handles a failure instead of
+	// `return <row error>`, inside a closure that cannot return the row's
+	// error (array_sort's comparator).
+	onFail func(cause jen.Code) jen.Code
 }
 
 // funcScope numbers the locals of one generated function.
@@ -84,10 +88,15 @@ func (f *funcScope) tmp(prefix string) string {
 func (b *block) add(c ...jen.Code) { b.stmts = append(b.stmts, c...) }
 
 // sub returns an empty block sharing b's scope, for a nested Go block.
-func (b *block) sub() *block { return &block{fn: b.fn, rowErr: b.rowErr} }
+func (b *block) sub() *block { return &block{fn: b.fn, rowErr: b.rowErr, onFail: b.onFail} }
 
-// fail emits `return <row error>` for cause.
-func (b *block) fail(cause jen.Code) jen.Code { return jen.Return(b.rowErr(cause)) }
+// fail emits `return <row error>` for cause (or the onFail statement).
+func (b *block) fail(cause jen.Code) jen.Code {
+	if b.onFail != nil {
+		return b.onFail(cause)
+	}
+	return jen.Return(b.rowErr(cause))
+}
 
 // bind stores x in fresh locals unless it is already cheap to repeat, so
 // that it is evaluated once.
@@ -132,6 +141,9 @@ type exprCompiler struct {
 	ctx jen.Code
 	// params is the Go expression of the *runtime.Params in scope.
 	params jen.Code
+	// lambdas are the values of the lambda parameters in scope, by
+	// sql.LambdaVar.ID (lambda.go).
+	lambdas map[int]*lambdaBinding
 }
 
 // compile returns x's value, emitting the statements it needs into b.
@@ -178,6 +190,8 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 		return val{v: sel, ok: cloneOK(x.ok), t: e.Type}
 	case *sql.Subscript:
 		return c.subscript(b, e)
+	case *sql.LambdaVar:
+		return c.lambdaVar(e)
 	}
 	panic(fmt.Sprintf("gen: expression %T not supported", e))
 }

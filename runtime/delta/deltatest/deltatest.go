@@ -56,24 +56,45 @@ func ScriptDir() string {
 // the script's node_modules are missing, saying how to install them.
 func DuckDBRows(t testing.TB, table string, version int64, s types.Schema) []string {
 	t.Helper()
-	dir := ScriptDir()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api")); err != nil {
+	abs, err := filepath.Abs(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return duckRows(t, ScriptDir(), s, "read_delta.mjs "+table, "read_delta.mjs", abs, strconv.FormatInt(version, 10))
+}
+
+// QueryRows runs one DuckDB query in the folder dir (relative file paths
+// in it, e.g. read_json('data/*.json'), resolve against dir) with the
+// session time zone UTC, and returns its rows rendered by
+// parquetio.FormatRow for schema s (columns matched by name,
+// case-insensitively), sorted. Tests compare them with pipegen's results
+// (PipegenRows). BINARY columns are not supported. It fails the test when
+// node or the script's node_modules are missing.
+func QueryRows(t testing.TB, dir, query string, s types.Schema) []string {
+	t.Helper()
+	return duckRows(t, dir, s, "query.mjs", filepath.Join(ScriptDir(), "query.mjs"), query)
+}
+
+// duckRows runs a script of ScriptDir with node in the folder dir; it
+// prints one JSON object per row, converted for schema s.
+func duckRows(t testing.TB, dir string, s types.Schema, what string, args ...string) []string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(ScriptDir(), "node_modules", "@duckdb", "node-api")); err != nil {
 		t.Fatalf("the DuckDB cross-check needs its node modules: run `%s` from the repository root (%v)", InstallCommand, err)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("the DuckDB cross-check needs node (Node.js 20 or later) on PATH: %v", err)
 	}
-	abs, err := filepath.Abs(table)
-	if err != nil {
-		t.Fatal(err)
+	if !filepath.IsAbs(args[0]) {
+		args[0] = filepath.Join(ScriptDir(), args[0])
 	}
-	cmd := exec.Command(node, filepath.Join(dir, "read_delta.mjs"), abs, strconv.FormatInt(version, 10))
-	cmd.Dir = dir
+	cmd := exec.Command(node, args...)
+	cmd.Dir = dir // the scripts import @duckdb/node-api from their own folder, whatever dir is
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("read_delta.mjs %s: %v\n%s", table, err, stderr.String())
+		t.Fatalf("%s: %v\n%s", what, err, stderr.String())
 	}
 	var out []string
 	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
@@ -82,17 +103,17 @@ func DuckDBRows(t testing.TB, table string, version int64, s types.Schema) []str
 		}
 		v, err := parseOrdered(line)
 		if err != nil {
-			t.Fatalf("read_delta.mjs %s: %v in %s", table, err, line)
+			t.Fatalf("%s: %v in %s", what, err, line)
 		}
 		obj, ok := v.(object)
 		if !ok {
-			t.Fatalf("read_delta.mjs %s: not an object: %s", table, line)
+			t.Fatalf("%s: not an object: %s", what, line)
 		}
 		row := make([]any, len(s))
 		for i, f := range s {
 			x, err := fromDuck(obj.get(f.Name), f.Type, true)
 			if err != nil {
-				t.Fatalf("read_delta.mjs %s: column %s: %v in %s", table, f.Name, err, line)
+				t.Fatalf("%s: column %s: %v in %s", what, f.Name, err, line)
 			}
 			row[i] = x
 		}
