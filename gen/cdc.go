@@ -197,3 +197,35 @@ func tableProperties(d *spec.Dataset) map[string]string {
 	}
 	return props
 }
+
+// registerFeeds declares the row structs of the tables some flow reads as
+// change data feeds.
+func (g *generator) registerFeeds() {
+	g.feeds = map[string]*goStruct{}
+	for _, fl := range g.p.Flows {
+		for _, in := range fl.Inputs {
+			if in.ChangeFeed && in.Dataset != nil && g.feeds[in.Name] == nil {
+				g.reg.reserve(in.Dataset.GoName + "ChangesRow")
+				g.feeds[in.Name] = g.rowStruct(in.Dataset.GoName+"Changes", in.Dataset.ChangeFeedColumns())
+			}
+		}
+	}
+}
+
+// feedVar is the Go variable of a table's change data feed relation.
+func feedVar(d *spec.Dataset) string { return "changes" + d.GoName }
+
+// declareFeed emits the runtime.ChangeFeed relation of a table read as a
+// change data feed.
+func (g *generator) declareFeed(f *jen.File, d *spec.Dataset) {
+	row := g.feeds[d.Name]
+	if row == nil {
+		return
+	}
+	f.Commentf("%s is the change data feed of %s (read_change_feed).", feedVar(d), d.Name)
+	f.Var().Id(feedVar(d)).Op("=").Op("&").Qual(pkgRuntime, "ChangeFeed").Types(jen.Id(row.name)).Values(jen.Dict{
+		jen.Id("Table"): jen.Id(g.vars[d.Name]),
+		jen.Id("Codec"): jen.Id("codec" + d.GoName + "Changes"),
+	})
+	f.Line()
+}

@@ -70,6 +70,9 @@ type generator struct {
 	pkg  *pkgScope
 	rows map[string]*goStruct // source or table name → row struct
 	vars map[string]string    // source or table name → Go variable
+	// feeds are the tables read as change data feeds: table name → the
+	// row struct of its changes (see cdc.go).
+	feeds map[string]*goStruct
 }
 
 func newGenerator(p *spec.Pipeline, opts Options) *generator {
@@ -96,6 +99,7 @@ func newGenerator(p *spec.Pipeline, opts Options) *generator {
 		g.rows[d.Name] = g.rowStruct(d.GoName, d.Columns)
 		g.vars[d.Name] = "table" + d.GoName
 	}
+	g.registerFeeds()
 	return g
 }
 
@@ -156,6 +160,10 @@ func (g *generator) rowsFile() *jen.File {
 	for _, d := range g.p.Tables {
 		g.declareRow(f, g.rows[d.Name], fmt.Sprintf("%s is a row of %s %s.", g.rows[d.Name].name, strings.ReplaceAll(d.Kind.String(), "_", " "), d.Name))
 		g.declareCodec(f, d.GoName, g.rows[d.Name], d.Schema())
+		if row := g.feeds[d.Name]; row != nil {
+			g.declareRow(f, row, fmt.Sprintf("%s is a row of the change data feed of %s.", row.name, d.Name))
+			g.declareCodec(f, d.GoName+"Changes", row, columnsSchema(d.ChangeFeedColumns()))
+		}
 	}
 	structs := append([]*goStruct(nil), g.reg.order...)
 	for _, s := range structs {
@@ -282,6 +290,7 @@ func (g *generator) mainFile() *jen.File {
 	}
 	for _, d := range g.p.Tables {
 		g.declareTable(f, d)
+		g.declareFeed(f, d)
 	}
 	var flows []jen.Code
 	for _, fl := range g.p.Flows {
@@ -532,9 +541,16 @@ func (g *generator) flowLit(fl *spec.Flow) jen.Code {
 	kind := map[spec.FlowKind]string{spec.AppendFlow: "AppendFlow", spec.CompleteFlow: "CompleteFlow", spec.OnceFlow: "OnceFlow", spec.AutoCDCFlow: "ChangeFlow"}[fl.Kind]
 	var inputs []jen.Code
 	for _, in := range fl.Inputs {
-		d := jen.Dict{jen.Id("Relation"): jen.Id(g.vars[in.Name])}
+		rel := g.vars[in.Name]
+		if in.ChangeFeed {
+			rel = feedVar(in.Dataset)
+		}
+		d := jen.Dict{jen.Id("Relation"): jen.Id(rel)}
 		if in.Streaming {
 			d[jen.Id("Streaming")] = jen.True()
+		}
+		if in.ChangeFeed {
+			d[jen.Id("ChangeFeed")] = jen.True()
 		}
 		inputs = append(inputs, jen.Values(d))
 	}
@@ -555,9 +571,14 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 		return g.cdcFlowFunc(fl)
 	}
 	fs := &funcScope{pkg: g.pkg}
-	pc := &planCompiler{reg: g.reg, fn: fs, rels: map[string]*relInfo{}}
+	pc := &planCompiler{reg: g.reg, fn: fs, rels: map[string]*relInfo{}, feeds: map[string]*relInfo{}}
 	for name, row := range g.rows {
 		pc.rels[name] = &relInfo{varName: g.vars[name], row: row}
+	}
+	for _, in := range fl.Inputs {
+		if in.ChangeFeed {
+			pc.feeds[in.Name] = &relInfo{varName: feedVar(in.Dataset), row: g.feeds[in.Name]}
+		}
 	}
 	target := g.rows[fl.Target.Name]
 	targetVar := g.vars[fl.Target.Name]

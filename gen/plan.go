@@ -28,6 +28,9 @@ type planCompiler struct {
 	reg  *typeRegistry
 	fn   *funcScope
 	rels map[string]*relInfo
+	// feeds are the tables read as change data feeds (read_change_feed):
+	// a streaming scan of one reads its changes (see cdc.go).
+	feeds map[string]*relInfo
 	// scanDepth counts the scan callbacks being generated; code generated
 	// at depth 0 runs outside any scan and uses the flow's sequential
 	// worker, which usesWorker records.
@@ -137,6 +140,9 @@ func (pc *planCompiler) exprs(cols []val) *exprCompiler {
 // snapshot otherwise.
 func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume consumer) {
 	rel := pc.rels[p.Name]
+	if f := pc.feeds[p.Name]; f != nil && p.Streaming && len(p.Columns) == len(f.row.fields) {
+		rel = f
+	}
 	if rel == nil {
 		panic(fmt.Sprintf("gen: scan of unknown relation %q", p.Name))
 	}

@@ -402,11 +402,10 @@ func (u *update) runFlows(plan *flowPlan) error {
 	deps := map[*Flow][]*Flow{}
 	for _, f := range u.p.Flows {
 		for _, in := range f.Inputs {
-			if d, ok := in.Relation.(Dataset); ok {
-				for _, w := range writers[d.DatasetName()] {
-					if w != f {
-						deps[f] = append(deps[f], w)
-					}
+			// By name: a table read as its change feed is a *ChangeFeed.
+			for _, w := range writers[in.Relation.relationName()] {
+				if w != f {
+					deps[f] = append(deps[f], w)
 				}
 			}
 		}

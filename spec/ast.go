@@ -152,6 +152,9 @@ type DatasetDecl struct {
 	Schema       Str
 	Query        Str
 	Expectations []*ExpectationDecl
+	// ReadChangeFeed makes the dataset's query read the tables it streams
+	// as their change data feed.
+	ReadChangeFeed Bool
 }
 
 // ExpectationDecl is one entry of a dataset's `expectations:`.
@@ -170,6 +173,9 @@ type FlowDecl struct {
 	Once    Bool
 	Comment Str
 	AutoCDC *AutoCDCDecl
+	// ReadChangeFeed makes the flow's query read the tables it streams as
+	// their change data feed.
+	ReadChangeFeed Bool
 }
 
 // AutoCDCDecl is a flow's `auto_cdc:`.

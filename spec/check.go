@@ -36,6 +36,9 @@ func (c catalog) Relation(parts []string) *sql.Relation {
 		return nil
 	}
 	out := &sql.Relation{Name: rl.name, Columns: sqlColumns(rl.columns)}
+	if cols := c.r.streamColumns(rl); cols != nil {
+		out.StreamColumns = sqlColumns(cols)
+	}
 	switch rl.kind {
 	case relST:
 		out.Kind = sql.StreamingTableRelation
@@ -151,7 +154,9 @@ func (r *resolver) checkQuery(q *sql.Query, text Str) sql.Plan {
 }
 
 func (r *resolver) checkView(rl *rel) {
+	r.changeFeed = rl.dsDecl != nil && rl.dsDecl.ReadChangeFeed.Value
 	plan := r.checkQuery(rl.query, rl.text)
+	r.changeFeed = false
 	if plan == nil {
 		rl.failed = true
 		return
@@ -173,7 +178,10 @@ func (r *resolver) checkTable(rl *rel) {
 		if fn.cdc != nil {
 			out = r.checkCDC(fn)
 		} else {
-			if plan := r.checkQuery(fn.query, fn.text); plan != nil {
+			r.changeFeed = fn.readsChangeFeed()
+			plan := r.checkQuery(fn.query, fn.text)
+			r.changeFeed = false
+			if plan != nil {
 				fn.flow.Plan = plan
 				for _, c := range columnsOf(plan.Output()) {
 					if !c.Hidden {
@@ -548,7 +556,7 @@ func directReads(refs []ref) []Input {
 		}
 		if !seen[key] {
 			seen[key] = true
-			out = append(out, Input{Name: f.rel.name, Streaming: f.Streaming, Source: f.rel.src, Dataset: f.rel.ds})
+			out = append(out, Input{Name: f.rel.name, Streaming: f.Streaming, ChangeFeed: f.changeFeed, Source: f.rel.src, Dataset: f.rel.ds})
 		}
 	}
 	return out
@@ -576,7 +584,7 @@ func (r *resolver) inputs(refs []ref) []Input {
 				continue
 			}
 			seen[key] = true
-			out = append(out, Input{Name: f.rel.name, Streaming: f.Streaming, Source: f.rel.src, Dataset: f.rel.ds})
+			out = append(out, Input{Name: f.rel.name, Streaming: f.Streaming, ChangeFeed: f.changeFeed, Source: f.rel.src, Dataset: f.rel.ds})
 		}
 	}
 	walk(refs, 0)

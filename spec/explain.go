@@ -140,9 +140,12 @@ func readsText(in []Input) string {
 	}
 	var parts []string
 	for _, i := range in {
-		if i.Streaming {
+		switch {
+		case i.ChangeFeed:
+			parts = append(parts, "STREAM("+i.Name+") as its change data feed")
+		case i.Streaming:
 			parts = append(parts, "STREAM("+i.Name+")")
-		} else {
+		default:
 			parts = append(parts, i.Name)
 		}
 	}

@@ -391,6 +391,8 @@ func (f *File) dataset(k, v *yaml.Node) *DatasetDecl {
 			d.Schema = f.str(v)
 		case "query":
 			d.Query = f.str(v)
+		case "read_change_feed":
+			d.ReadChangeFeed = f.boolean(v)
 		case "expectations":
 			for _, e := range v.Content {
 				ed := &ExpectationDecl{Pos: f.pos(e)}
@@ -421,6 +423,8 @@ func (f *File) flow(k, v *yaml.Node) *FlowDecl {
 			fl.Query = f.str(v)
 		case "once":
 			fl.Once = f.boolean(v)
+		case "read_change_feed":
+			fl.ReadChangeFeed = f.boolean(v)
 		case "comment":
 			fl.Comment = f.str(v)
 		case "auto_cdc":

@@ -523,6 +523,10 @@ type Input struct {
 	// Streaming is true for STREAM(name): only rows added since the
 	// flow's checkpoint are read. Otherwise the current snapshot.
 	Streaming bool
+	// ChangeFeed is true for STREAM(name) of a table read as its change
+	// data feed (read_change_feed): its rows are the table's changes, with
+	// the columns of Dataset.ChangeFeedColumns.
+	ChangeFeed bool
 	// Exactly one of Source and Dataset (a table, or a view in Reads) is
 	// set.
 	Source  *Source

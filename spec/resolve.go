@@ -63,6 +63,8 @@ type ref struct {
 	// shift is subtracted from offsets (AUTO CDC sources are checked as
 	// `SELECT * FROM ...` built around the written text).
 	shift int
+	// changeFeed marks a streamed table read as its change data feed.
+	changeFeed bool
 }
 
 func (f ref) pos() Pos { return f.text.PosAt(f.Offset - f.shift) }
@@ -96,6 +98,9 @@ type resolver struct {
 	relOrder    []*rel
 	flows       []*flowNode
 	flowNames   map[string]*flowNode
+	// changeFeed is set while the query of a flow or view that reads
+	// change feeds is checked (see changefeed.go).
+	changeFeed bool
 }
 
 // Resolve resolves and type-checks a pipeline's syntax tree. The pipeline
@@ -146,6 +151,7 @@ func (r *resolver) resolve() {
 	r.parseQueries()
 	r.cycles()
 	r.streamingRules()
+	r.changeFeedRules()
 	r.checkGraph()
 	r.emptyPipeline()
 	if !r.diags.HasErrors() {

@@ -130,6 +130,10 @@ type Relation struct {
 	Columns []Column
 	// View is the checked plan of a temporary view, inlined where it is read.
 	View Plan
+	// StreamColumns, when set, are the columns of STREAM(name) when they
+	// differ from Columns: a table read as its change data feed has three
+	// more (_change_type, _commit_version, _commit_timestamp).
+	StreamColumns []Column
 }
 
 // Catalog resolves the names a query uses.

@@ -488,7 +488,11 @@ func (c *checker) table(t *tableRef, env *cteEnv) (Plan, *scope) {
 		}
 		p = rel.View
 	} else {
-		p = &Scan{Name: rel.Name, Streaming: t.streaming, Columns: rel.Columns, Pos: t.pos}
+		cols := rel.Columns
+		if t.streaming && rel.StreamColumns != nil {
+			cols = rel.StreamColumns
+		}
+		p = &Scan{Name: rel.Name, Streaming: t.streaming, Columns: cols, Pos: t.pos}
 	}
 	return p, newScope(c.renamed(p.Output(), t.columns, fmt.Sprintf("%q", name)), qual)
 }
