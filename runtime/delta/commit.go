@@ -294,7 +294,17 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 	for i := range opts.Changes {
 		actions = append(actions, Action{CDC: &opts.Changes[i]})
 	}
-	return Commit(table, readVersion, actions)
+	version, err := Commit(table, readVersion, actions)
+	if err != nil {
+		return version, err
+	}
+	noteCommit(table, readVersion, actions)
+	m := opts.Metadata
+	if m == nil {
+		m = &snap.Metadata
+	}
+	maybeCheckpoint(table, version, m.Configuration, now)
+	return version, nil
 }
 
 func partitionByJSON(cols []string) string {

@@ -99,13 +99,11 @@ func (l *logListing) latest() int64 {
 	return v
 }
 
-// LatestVersion returns the table's latest committed version.
+// LatestVersion returns the table's latest committed version. It probes
+// for the commits after the version this process last read, or after the
+// `_last_checkpoint` hint, so its cost does not grow with the log.
 func LatestVersion(table string) (int64, error) {
-	l, err := listLog(table)
-	if err != nil {
-		return -1, err
-	}
-	return l.latest(), nil
+	return probeLatest(table)
 }
 
 // Snapshot is the state of a table at a version ("Delta Table
@@ -130,10 +128,17 @@ func Load(table string) (*Snapshot, error) { return LoadVersion(table, -1) }
 
 // LoadVersion replays the log of the table at dir up to version (-1: the
 // latest): the newest complete checkpoint at or before it (single-part
-// `N.checkpoint.parquet` or multi-part `N.checkpoint.k.n.parquet`; the
-// `_last_checkpoint` hint is not needed on a local file system), then the
+// `N.checkpoint.parquet` or multi-part `N.checkpoint.k.n.parquet`), then the
 // JSON commits after it, reconciling adds and removes by URI-decoded path
 // ("Action Reconciliation").
+//
+// The latest snapshot is found without listing the log: from the state
+// this process last read (kept per table, advanced by the commits after
+// it), or from the checkpoint `_last_checkpoint` names, probing for the
+// commits that follow; only a table without either is listed. A table of
+// 10,000 commits is thus opened by reading one checkpoint and a few JSON
+// commits. Snapshots share their Files slice with this cache: callers must
+// not modify it.
 //
 // Errors name the table: ErrNoTable (wrapped) when there is no log, a
 // version that is missing or no longer reconstructable, unreadable commits
@@ -141,6 +146,19 @@ func Load(table string) (*Snapshot, error) { return LoadVersion(table, -1) }
 // implement (column mapping, deletion vectors, reader versions above 1
 // without only supported features).
 func LoadVersion(table string, version int64) (*Snapshot, error) {
+	if version < 0 {
+		return loadLatest(table)
+	}
+	st, err := replay(table, version)
+	if err != nil {
+		return nil, err
+	}
+	return st.snapshot(table, version)
+}
+
+// replay lists the log and replays it up to version (-1: the latest),
+// returning the state and the version replayed.
+func replay(table string, version int64) (*state, error) {
 	l, err := listLog(table)
 	if err != nil {
 		return nil, err
@@ -183,11 +201,8 @@ func LoadVersion(table string, version int64) (*Snapshot, error) {
 		}
 		st.apply(actions)
 	}
-	s, err := st.snapshot(table, version)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	st.version = version
+	return st, nil
 }
 
 // state accumulates a replay.
@@ -196,10 +211,17 @@ type state struct {
 	metadata *Metadata
 	files    map[string]Add
 	txns     map[string]int64
+	// removes are the tombstones (remove actions of files not re-added),
+	// which a checkpoint keeps until they expire and vacuum consults.
+	removes map[string]Remove
+	// txnFull are the txn actions with their lastUpdated, for checkpoints.
+	txnFull map[string]Txn
+	// version is the version replayed.
+	version int64
 }
 
 func newState() *state {
-	return &state{files: map[string]Add{}, txns: map[string]int64{}}
+	return &state{files: map[string]Add{}, txns: map[string]int64{}, removes: map[string]Remove{}, txnFull: map[string]Txn{}}
 }
 
 func (st *state) apply(actions []Action) {
@@ -210,11 +232,16 @@ func (st *state) apply(actions []Action) {
 		case a.MetaData != nil:
 			st.metadata = a.MetaData
 		case a.Add != nil:
-			st.files[pathKey(a.Add.Path)] = *a.Add
+			k := pathKey(a.Add.Path)
+			st.files[k] = *a.Add
+			delete(st.removes, k)
 		case a.Remove != nil:
-			delete(st.files, pathKey(a.Remove.Path))
+			k := pathKey(a.Remove.Path)
+			delete(st.files, k)
+			st.removes[k] = *a.Remove
 		case a.Txn != nil:
 			st.txns[a.Txn.AppID] = a.Txn.Version
+			st.txnFull[a.Txn.AppID] = *a.Txn
 		}
 	}
 }
@@ -242,7 +269,11 @@ func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", table, err)
 	}
-	s := &Snapshot{Table: table, Version: version, Protocol: *st.protocol, Metadata: *st.metadata, Schema: schema, Txns: st.txns}
+	txns := make(map[string]int64, len(st.txns))
+	for k, v := range st.txns {
+		txns[k] = v
+	}
+	s := &Snapshot{Table: table, Version: version, Protocol: *st.protocol, Metadata: *st.metadata, Schema: schema, Txns: txns}
 	for _, f := range st.files {
 		if len(f.DeletionVector) > 0 && string(f.DeletionVector) != "null" {
 			return nil, fmt.Errorf("table %s: file %s has a deletion vector; pipegen does not implement the deletionVectors feature (rewrite the table without deletion vectors: ALTER TABLE ... SET TBLPROPERTIES ('delta.enableDeletionVectors'=false) then REORG TABLE ... APPLY (PURGE))", table, f.Path)
@@ -324,6 +355,8 @@ var checkpointSchema = func() types.Schema {
 			f("partitionColumns", types.ArrayOf(str, true)), f("configuration", smap), f("createdTime", types.LongType))),
 		f("protocol", types.StructOf(f("minReaderVersion", types.IntType), f("minWriterVersion", types.IntType),
 			f("readerFeatures", types.ArrayOf(str, true)), f("writerFeatures", types.ArrayOf(str, true)))),
+		f("remove", types.StructOf(f("path", str), f("deletionTimestamp", types.LongType), f("dataChange", types.BooleanType),
+			f("extendedFileMetadata", types.BooleanType), f("partitionValues", smap), f("size", types.LongType))),
 	}
 }()
 
@@ -358,7 +391,26 @@ func (st *state) loadCheckpointFile(path string) error {
 	for _, row := range rows {
 		if s, ok := row[0].(parquetio.Struct); ok && s[0] != nil {
 			t := Txn{AppID: s[0].(string), Version: asInt64(s[1])}
+			if s[2] != nil {
+				lu := asInt64(s[2])
+				t.LastUpdated = &lu
+			}
 			st.txns[t.AppID] = t.Version
+			st.txnFull[t.AppID] = t
+		}
+		if s, ok := row[4].(parquetio.Struct); ok && s[0] != nil {
+			r := Remove{Path: s[0].(string), PartitionValues: PartitionValues(stringMap(s[4]))}
+			if s[1] != nil {
+				ts := asInt64(s[1])
+				r.DeletionTimestamp = &ts
+			}
+			r.DataChange, _ = s[2].(bool)
+			r.ExtendedFileMetadata, _ = s[3].(bool)
+			if s[5] != nil {
+				size := asInt64(s[5])
+				r.Size = &size
+			}
+			st.removes[pathKey(r.Path)] = r
 		}
 		if s, ok := row[1].(parquetio.Struct); ok && s[0] != nil {
 			a := Add{Path: s[0].(string), PartitionValues: PartitionValues(stringMap(s[1])), Size: asInt64(s[2]),
@@ -453,6 +505,10 @@ type LastCheckpoint struct {
 	Version int64  `json:"version"`
 	Size    int64  `json:"size"`
 	Parts   *int64 `json:"parts,omitempty"`
+	// SizeInBytes and NumOfAddFiles are optional: the checkpoint's total
+	// bytes and its add actions.
+	SizeInBytes   int64 `json:"sizeInBytes,omitempty"`
+	NumOfAddFiles int64 `json:"numOfAddFiles,omitempty"`
 }
 
 // ReadLastCheckpoint reads `_last_checkpoint`; ok is false when the table

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/parquet-go/parquet-go"
@@ -60,23 +61,19 @@ func (c CommitEntry) Txn(appID string) (Txn, bool) {
 // and including until (-1: the latest), in version order. It fails naming
 // the table when a commit in the range is missing (cleaned up) or corrupt.
 func ReadCommits(table string, after, until int64) ([]CommitEntry, error) {
-	l, err := listLog(table)
-	if err != nil {
-		return nil, err
-	}
 	if until < 0 {
-		until = l.latest()
-	}
-	have := map[int64]bool{}
-	for _, v := range l.commits {
-		have[v] = true
+		latest, err := LatestVersion(table)
+		if err != nil {
+			return nil, err
+		}
+		until = latest
 	}
 	var out []CommitEntry
 	for v := after + 1; v <= until; v++ {
-		if !have[v] {
+		c, err := ReadCommit(table, v)
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("table %s: commit %d is missing from the log (cleaned up?); restart the reader from a snapshot", table, v)
 		}
-		c, err := ReadCommit(table, v)
 		if err != nil {
 			return nil, err
 		}
