@@ -349,17 +349,6 @@ func TestCommitConflict(t *testing.T) {
 	}
 }
 
-func TestRefuseWritingNewerProtocols(t *testing.T) {
-	snap, err := delta.Load(filepath.Join(tables, "delta-rs/simple_table_with_cdc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = delta.Append(t.TempDir(), snap, nil, delta.WriteOptions{})
-	if err == nil || !strings.Contains(err.Error(), "writer version 4") {
-		t.Errorf("append to a writer-version-4 table: err = %v", err)
-	}
-}
-
 func TestSchemaJSON(t *testing.T) {
 	s := append(slices.Clone(writeSchema),
 		types.Field{Name: "n", Type: types.TimestampNTZType, Nullable: true, Comment: `a "quoted" comment`},
