@@ -146,6 +146,32 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 				},
 			},
 			{
+				Name:  "vacuum",
+				Usage: "remove data files no table version within the retention needs, and expired log files",
+				Flags: append(readFlags,
+					&cli.DurationFlag{Name: "retain", Usage: "keep files younger than `DURATION` or removed less than it ago (default: each table's delta.deletedFileRetentionDuration, 168h)"},
+					&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed, remove nothing"},
+				),
+				Action: func(c *cli.Context) error {
+					opts, _, err := runOptions(c, stderr)
+					if err != nil {
+						return &exitError{2, err}
+					}
+					if c.Duration("retain") < 0 {
+						return &exitError{2, fmt.Errorf("vacuum: --retain %s: want a duration of zero or more, such as 168h", c.Duration("retain"))}
+					}
+					vo := VacuumOptions{DryRun: c.Bool("dry-run")}
+					if c.IsSet("retain") {
+						d := c.Duration("retain")
+						vo.Retain = &d
+					}
+					if err := Vacuum(p, opts, vo, stdout); err != nil {
+						return &exitError{1, err}
+					}
+					return nil
+				},
+			},
+			{
 				Name:  "version",
 				Usage: "print the pipegen version that generated this program",
 				Action: func(c *cli.Context) error {

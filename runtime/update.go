@@ -86,22 +86,8 @@ var errUpdateFailed = errors.New("update failed")
 // resets what a full refresh selects, then runs every selected flow after
 // the flows it depends on.
 func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
-	u := &update{
-		p:        p,
-		opts:     opts,
-		id:       newID(),
-		start:    time.Now(),
-		loc:      time.UTC,
-		stderr:   opts.Stderr,
-		trigger:  tr,
-		handles:  map[string]*tableHandle{},
-		listings: map[string][]source.FileInfo{},
-		sources:  map[string]*FileSourceInfo{},
-	}
-	if u.stderr == nil {
-		u.stderr = io.Discard
-	}
-	if err := u.setup(); err != nil {
+	u, err := newUpdate(p, opts, tr)
+	if err != nil {
 		return err
 	}
 	if lk == nil {
@@ -145,6 +131,27 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	}
 	u.progress("RUNNING")
 	return u.runFlows(plan)
+}
+
+// newUpdate returns an update with its parameters bound and every name
+// resolved to a location (setup), before the lock is taken.
+func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
+	u := &update{
+		p:        p,
+		opts:     opts,
+		id:       newID(),
+		start:    time.Now(),
+		loc:      time.UTC,
+		stderr:   opts.Stderr,
+		trigger:  tr,
+		handles:  map[string]*tableHandle{},
+		listings: map[string][]source.FileInfo{},
+		sources:  map[string]*FileSourceInfo{},
+	}
+	if u.stderr == nil {
+		u.stderr = io.Discard
+	}
+	return u, u.setup()
 }
 
 func causeOf(opts RunOptions) string {

@@ -1,0 +1,156 @@
+package delta
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// VacuumOptions configure Vacuum.
+type VacuumOptions struct {
+	// Retention protects files: a file younger than it, or removed from
+	// the table less than it ago, is kept. Nil means the table's
+	// delta.deletedFileRetentionDuration (default one week).
+	Retention *time.Duration
+	// DryRun lists what would be removed without removing it.
+	DryRun bool
+	// Now is the current time; the zero value means time.Now().
+	Now time.Time
+}
+
+// VacuumResult is what Vacuum removed (or, with DryRun, would remove).
+type VacuumResult struct {
+	// Files are the data and change data files, relative to the table
+	// root, sorted; Bytes is their total size.
+	Files []string
+	Bytes int64
+	// LogFiles are the expired commits and checkpoints of `_delta_log`
+	// (see CleanupExpiredLogs), relative to the table root.
+	LogFiles []string
+	// Retention is the retention applied.
+	Retention time.Duration
+}
+
+// Vacuum removes the files of a table that no version within the
+// retention needs, with the semantics of Delta's VACUUM: a file under the
+// table's folder (data files, `_change_data/` files, files of writes that
+// never committed) is removed when the latest snapshot does not reference
+// it, it is not a tombstone removed less than Retention ago, and it was
+// last modified more than Retention ago. Any snapshot of the last
+// Retention therefore still reads: its files are live, or were removed
+// after it, hence within the retention. Hidden files and folders (names
+// starting with "." or "_", except `_change_data` and partition folders
+// "col=value") and `_delta_log` are not touched by that step; empty
+// partition folders left behind are removed. Then the log files expired
+// under the table's delta.logRetentionDuration are removed, as Delta's
+// metadata cleanup does.
+//
+// The caller must hold off writers of the table (pipegen holds the
+// pipeline's lock): a writer's data files are not referenced until its
+// commit.
+func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
+	now := opts.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	snap, err := Load(table)
+	if err != nil {
+		return VacuumResult{}, err
+	}
+	res := VacuumResult{Retention: TableDuration(snap.Metadata.Configuration, DeletedFileRetentionProperty, DefaultDeletedFileRetention)}
+	if opts.Retention != nil {
+		res.Retention = max(*opts.Retention, 0)
+	}
+	cutoff := now.Add(-res.Retention)
+	valid := map[string]bool{}
+	err = withState(table, snap.Version, func(st *state) error {
+		for k := range st.files {
+			valid[k] = true
+		}
+		for k, r := range st.removes {
+			if r.DeletionTimestamp == nil || *r.DeletionTimestamp > cutoff.UnixMilli() {
+				valid[k] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	root, err := filepath.Abs(table)
+	if err != nil {
+		return res, err
+	}
+	var dirs []string
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if path == root {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if name == "_delta_log" || (hiddenName(name) && name != "_change_data" && !strings.Contains(name, "=")) {
+				return filepath.SkipDir
+			}
+			dirs = append(dirs, path)
+			return nil
+		}
+		if hiddenName(name) {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if valid[rel] || valid[pathKey(EncodePath(rel))] || valid[path] {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // removed meanwhile
+		}
+		if info.ModTime().After(cutoff) {
+			return nil
+		}
+		res.Files = append(res.Files, rel)
+		res.Bytes += info.Size()
+		return nil
+	})
+	if err != nil {
+		return res, fmt.Errorf("table %s: vacuum: %w", table, err)
+	}
+	slices.Sort(res.Files)
+	if !opts.DryRun {
+		for _, rel := range res.Files {
+			if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return res, fmt.Errorf("table %s: vacuum: %w", table, err)
+			}
+		}
+		// Deepest first, so a folder emptied by its children goes too.
+		slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
+		for _, d := range dirs {
+			os.Remove(d) // fails, as wanted, unless empty
+		}
+	}
+	logs, err := CleanupExpiredLogs(table, TableDuration(snap.Metadata.Configuration, LogRetentionProperty, DefaultLogRetention), now, opts.DryRun)
+	if err != nil {
+		return res, err
+	}
+	for _, p := range logs {
+		rel, _ := filepath.Rel(table, p)
+		res.LogFiles = append(res.LogFiles, filepath.ToSlash(rel))
+	}
+	return res, nil
+}
+
+func hiddenName(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
+}

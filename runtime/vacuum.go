@@ -1,0 +1,75 @@
+package runtime
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+)
+
+// VacuumOptions are the `vacuum` command's flags.
+type VacuumOptions struct {
+	// Retain protects files younger than it, or removed from their table
+	// less than it ago; nil means each table's
+	// delta.deletedFileRetentionDuration (default 168h, Delta's week).
+	Retain *time.Duration
+	// DryRun prints what would be removed and removes nothing.
+	DryRun bool
+}
+
+// Vacuum removes, from every table the pipeline writes, the data files no
+// version within the retention needs, and the log files past the table's
+// log retention (delta.Vacuum: Delta's VACUUM and metadata cleanup). It
+// takes the pipeline's lock, so no update writes meanwhile (files a
+// running update wrote but has not committed are thus never at risk). It
+// prints one line per table to w (and, with DryRun, each file) and records
+// a maintenance_progress event per table.
+func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err error) {
+	u, err := newUpdate(p, opts, trigger{})
+	if err != nil {
+		return err
+	}
+	lk, err := acquireLock(u.storage, u.id)
+	if err != nil {
+		return err
+	}
+	defer lk.release()
+	if u.log, err = openEventLog(u.storage, p.Name, u.id); err != nil {
+		return err
+	}
+	defer u.log.close()
+	verb := "removed"
+	if vo.DryRun {
+		verb = "would remove"
+	}
+	for _, d := range p.Datasets {
+		h := u.handles[d.DatasetName()]
+		ok, err := h.exists()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		res, err := delta.Vacuum(h.path, delta.VacuumOptions{Retention: vo.Retain, DryRun: vo.DryRun})
+		if err != nil {
+			u.log.emitError("maintenance_progress", fmt.Sprintf("Vacuum of %s failed.", h.name), err, nil)
+			return fmt.Errorf("vacuum %s: %w", h.name, err)
+		}
+		msg := fmt.Sprintf("table %s: %s %d data files (%s) and %d log files; retention %s",
+			h.name, verb, len(res.Files), humanBytes(res.Bytes), len(res.LogFiles), res.Retention)
+		fmt.Fprintln(w, msg)
+		if vo.DryRun {
+			for _, f := range append(res.Files, res.LogFiles...) {
+				fmt.Fprintf(w, "  %s\n", f)
+			}
+		}
+		u.log.emit(event{Type: "maintenance_progress", Origin: origin{Dataset: h.name}, Message: msg,
+			Details: map[string]any{"maintenance_progress": map[string]any{
+				"operation": "VACUUM", "dry_run": vo.DryRun, "retention_hours": res.Retention.Hours(),
+				"num_deleted_files": len(res.Files), "deleted_bytes": res.Bytes, "num_deleted_log_files": len(res.LogFiles),
+			}}})
+	}
+	return nil
+}
