@@ -263,10 +263,10 @@ func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sq
 		argT := a.Args[0].ResultType()
 		x, seen := pc.fn.tmp("x"), pc.fn.tmp("seen")
 		return []jen.Code{
-			jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.reg.baseType(argT)).Struct().Values()),
+			jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.setKeyType(argT)).Struct().Values()),
 			jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(s("Order"))).Block(
-				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("")).Index(jen.Id(x)), jen.Op("!").Id(seen)).Block(
-					d("").Index(jen.Id(x)).Op("=").Struct().Values(),
+				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("")).Index(setKey(argT, jen.Id(x))), jen.Op("!").Id(seen)).Block(
+					d("").Index(setKey(argT, jen.Id(x))).Op("=").Struct().Values(),
 					d("Order").Op("=").Append(d("Order"), jen.Id(x)),
 				),
 			),
@@ -325,10 +325,10 @@ func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sq
 			elem = jen.Id(x).Dot("V")
 		}
 		return []jen.Code{
-			jen.If(d("Seen").Op("==").Nil()).Block(d("Seen").Op("=").Map(pc.reg.baseType(*a.Type.Elem)).Struct().Values()),
+			jen.If(d("Seen").Op("==").Nil()).Block(d("Seen").Op("=").Map(pc.setKeyType(*a.Type.Elem)).Struct().Values()),
 			jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(s(""))).Block(
-				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("Seen")).Index(elem.Clone()), jen.Op("!").Id(seen)).Block(
-					d("Seen").Index(elem.Clone()).Op("=").Struct().Values(),
+				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("Seen")).Index(setKey(*a.Type.Elem, elem.Clone())), jen.Op("!").Id(seen)).Block(
+					d("Seen").Index(setKey(*a.Type.Elem, elem.Clone())).Op("=").Struct().Values(),
 					d("").Op("=").Append(d(""), jen.Id(x)),
 				),
 			),
@@ -366,7 +366,7 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		if len(a.Args) != 1 || !comparable(argT(0)) {
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
 		}
-		set := jen.Map(pc.reg.baseType(argT(0))).Struct()
+		set := jen.Map(pc.setKeyType(argT(0))).Struct()
 		return []jen.Code{f("", set), f("Order", jen.Index().Add(pc.reg.baseType(argT(0))))}
 	}
 	switch a.Func {
@@ -405,7 +405,7 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		if !comparable(elem) {
 			panic(&UnsupportedError{Pos: a.Pos, What: "collect_set over " + elem.String()})
 		}
-		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("Seen", jen.Map(pc.reg.baseType(elem)).Struct())}
+		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("Seen", jen.Map(pc.setKeyType(elem)).Struct())}
 	}
 	panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
 }
@@ -416,8 +416,10 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	ub := b.sub()
 	args := make([]val, len(a.Args))
 	for i, x := range a.Args {
-		if _, lit := x.(*sql.Literal); lit {
-			args[i] = ec.compile(ub, x) // constants (percentages) are read where used
+		if _, lit := x.(*sql.Literal); lit || a.Func == "count" && !a.Distinct {
+			// Constants (percentages) are read where used; count reads
+			// only its arguments' validity.
+			args[i] = ec.compile(ub, x)
 			continue
 		}
 		args[i] = ub.bind(ec.compile(ub, x))
@@ -425,11 +427,11 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	switch {
 	case a.Distinct && a.Func != "min" && a.Func != "max":
 		x := args[0]
-		ub.add(jen.If(acc("").Op("==").Nil()).Block(acc("").Op("=").Map(pc.reg.baseType(x.t)).Struct().Values()))
+		ub.add(jen.If(acc("").Op("==").Nil()).Block(acc("").Op("=").Map(pc.setKeyType(x.t)).Struct().Values()))
 		seen := pc.fn.tmp("seen")
-		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("")).Index(x.v.Clone()))
+		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("")).Index(setKey(x.t, x.v.Clone())))
 		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(
-			acc("").Index(x.v.Clone()).Op("=").Struct().Values(),
+			acc("").Index(setKey(x.t, x.v.Clone())).Op("=").Struct().Values(),
 			acc("Order").Op("=").Append(acc("Order"), x.v.Clone()),
 		))
 	case a.Func == "count":
@@ -490,15 +492,16 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		if x.ok != nil {
 			okv = x.ok.Clone()
 		}
-		ub.add(jen.If(jen.Op("!").Add(acc("Set"))).Block(
-			jen.List(acc(""), acc("OK"), acc("Set")).Op("=").List(x.v.Clone(), okv, jen.True())))
+		set := jen.If(jen.Op("!").Add(acc("Set"))).Block(
+			jen.List(acc(""), acc("OK"), acc("Set")).Op("=").List(x.v.Clone(), okv, jen.True()))
+		ub.add(ignoringNulls(a, x, set))
 	case a.Func == "last" || a.Func == "last_value":
 		x := args[0]
 		okv := jen.True()
 		if x.ok != nil {
 			okv = x.ok.Clone()
 		}
-		ub.add(jen.List(acc(""), acc("OK"), acc("Set")).Op("=").List(x.v.Clone(), okv, jen.True()))
+		ub.add(ignoringNulls(a, x, jen.List(acc(""), acc("OK"), acc("Set")).Op("=").List(x.v.Clone(), okv, jen.True())))
 	case a.Func == "bool_and" || a.Func == "every":
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(
@@ -543,11 +546,11 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Op("=").Append(acc(""), ec.wrap(val{v: x.v, t: x.t}, a.Type.ContainsNull))))
 	case a.Func == "collect_set":
 		x := args[0]
-		ub.add(jen.If(acc("Seen").Op("==").Nil()).Block(acc("Seen").Op("=").Map(pc.reg.baseType(x.t)).Struct().Values()))
+		ub.add(jen.If(acc("Seen").Op("==").Nil()).Block(acc("Seen").Op("=").Map(pc.setKeyType(x.t)).Struct().Values()))
 		seen := pc.fn.tmp("seen")
-		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("Seen")).Index(x.v.Clone()))
+		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("Seen")).Index(setKey(x.t, x.v.Clone())))
 		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(
-			acc("Seen").Index(x.v.Clone()).Op("=").Struct().Values(),
+			acc("Seen").Index(setKey(x.t, x.v.Clone())).Op("=").Struct().Values(),
 			acc("").Op("=").Append(acc(""), ec.wrap(val{v: x.v, t: x.t}, a.Type.ContainsNull)),
 		))
 	default:
@@ -561,6 +564,43 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		return
 	}
 	b.add(ub.stmts...)
+}
+
+// setKeyType is the Go key type of a set of distinct values of t (DISTINCT
+// aggregates, collect_set): FLOAT and DOUBLE by their normalized bits, so
+// that NaN equals NaN and -0.0 equals 0.0 as in Spark.
+func (pc *planCompiler) setKeyType(t types.Type) jen.Code {
+	switch t.Kind {
+	case types.DoubleKind:
+		return jen.Uint64()
+	case types.FloatKind:
+		return jen.Uint32()
+	}
+	return pc.reg.baseType(t)
+}
+
+// setKey is the key of value v of type t in a set of setKeyType(t).
+func setKey(t types.Type, v jen.Code) *jen.Statement {
+	switch t.Kind {
+	case types.DoubleKind:
+		return jen.Qual(pkgSQLFn, "FloatKey").Call(v)
+	case types.FloatKind:
+		return jen.Qual(pkgSQLFn, "Float32Key").Call(v)
+	}
+	return jen.Add(v)
+}
+
+// ignoringNulls guards the update of first, last or any_value with the
+// value's validity when the call's second argument is true (Spark's
+// ignoreNulls: a NULL row leaves the result as it is).
+func ignoringNulls(a *sql.AggCall, x val, update jen.Code) jen.Code {
+	if len(a.Args) < 2 || x.ok == nil {
+		return update
+	}
+	if l, ok := a.Args[1].(*sql.Literal); !ok || l.Value != true {
+		return update
+	}
+	return jen.If(x.ok.Clone()).Block(update)
 }
 
 // checkedAdd emits acc = acc + x for BIGINT with an ANSI overflow check.

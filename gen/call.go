@@ -70,6 +70,10 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		// to_date(ts) and to_timestamp(d) are casts, as in Spark.
 		return c.compile(b, &sql.Cast{X: e.Args[0], Type: e.Type, Nullable: e.Nullable, Pos: e.Pos})
 	}
+	if (e.Func == "trim" || e.Func == "ltrim" || e.Func == "rtrim") && len(e.Args) == 2 {
+		// Spark's trim(chars, str) is sqlfn's Trim(str, chars).
+		e = &sql.Call{Func: e.Func, Args: []sql.Expr{e.Args[1], e.Args[0]}, Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}
+	}
 	if (e.Func == "round" || e.Func == "bround") && len(e.Args) == 1 {
 		// round(x) is round(x, 0).
 		e = &sql.Call{Func: e.Func, Args: append(e.Args, &sql.Literal{Value: int32(0), Type: types.IntType}), Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}

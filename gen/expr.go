@@ -115,7 +115,7 @@ func (b *block) bind(x val) val {
 }
 
 // isSimple reports whether a Go expression is an identifier, a selector
-// chain or a literal, cheap to evaluate twice.
+// chain, an index by an identifier or a literal, cheap to evaluate twice.
 func isSimple(s *jen.Statement) bool {
 	if s == nil {
 		return true
@@ -123,7 +123,7 @@ func isSimple(s *jen.Statement) bool {
 	str := fmt.Sprintf("%#v", s)
 	for _, r := range str {
 		switch {
-		case r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+		case r == '.' || r == '_' || r == '[' || r == ']' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
 		default:
 			return false
 		}

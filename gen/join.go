@@ -69,8 +69,12 @@ func (pc *planCompiler) join(b *block, p *sql.Join, concurrent bool, consume con
 	}
 
 	pc.produce(b, probe, concurrent && !full, func(rb *block, cols []val) {
+		// found records a match where unmatched probe rows are emitted.
+		needFound := p.Kind == sql.LeftJoin || p.Kind == sql.RightJoin || p.Kind == sql.FullJoin || p.Kind == sql.LeftAntiJoin
 		found := pc.fn.tmp("found")
-		rb.add(jen.Id(found).Op(":=").False())
+		if needFound {
+			rb.add(jen.Id(found).Op(":=").False())
+		}
 		bi := pc.fn.tmp("bi")
 		br := row.fields(jen.Id(rows).Index(jen.Id(bi)))
 		pair := func() []val {
@@ -80,12 +84,17 @@ func (pc *planCompiler) join(b *block, p *sql.Join, concurrent bool, consume con
 			return append(append([]val(nil), cols...), br...)
 		}
 		match := rb.sub()
+		// The build row may go unread (a semi join, or a query that reads
+		// only probe columns); Go rejects an unused loop variable.
+		match.add(jen.Id("_").Op("=").Id(bi))
 		if p.Residual != nil {
 			ec := pc.exprs(pair())
 			cond := ec.cond(match, p.Residual)
 			match.add(jen.If(jen.Op("!").Parens(cond)).Block(jen.Continue()))
 		}
-		match.add(jen.Id(found).Op("=").True())
+		if needFound {
+			match.add(jen.Id(found).Op("=").True())
+		}
 		if full {
 			match.add(jen.Id(matched).Index(jen.Id(bi)).Op("=").True())
 		}

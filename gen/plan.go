@@ -110,15 +110,15 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 	case *sql.Join:
 		pc.join(b, p, concurrent, consume)
 	case *sql.Union:
+		if p.Distinct {
+			pc.distinct(b, p.Inputs, p.Columns, consume)
+			return
+		}
 		for _, in := range p.Inputs {
-			if p.Distinct {
-				pc.distinct(b, in, consume)
-			} else {
-				pc.produce(b, in, concurrent, consume)
-			}
+			pc.produce(b, in, concurrent, consume)
 		}
 	case *sql.Distinct:
-		pc.distinct(b, p.Input, consume)
+		pc.distinct(b, []sql.Plan{p.Input}, p.Output(), consume)
 	case *sql.Sort:
 		pc.sort(b, p, nil, consume)
 	case *sql.Limit:
@@ -214,6 +214,9 @@ func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
 
 // tuple is a local struct type holding the values of some columns, used as
 // a hash key or to keep rows of a join's build side, a sort or a DISTINCT.
+// FLOAT and DOUBLE values are held as their normalized bits
+// (sqlfn.FloatKey), so that as keys NaN equals NaN and -0.0 equals 0.0, as
+// Spark's grouping, DISTINCT and join keys treat them.
 type tuple struct {
 	name  string
 	types []types.Type
@@ -228,7 +231,14 @@ func (pc *planCompiler) declareTuple(b *block, prefix string, xs []val) *tuple {
 	for i, x := range xs {
 		t.types = append(t.types, x.t)
 		t.nullable = append(t.nullable, x.ok != nil)
-		fields = append(fields, jen.Id(fmt.Sprintf("F%d", i)).Add(pc.reg.baseType(x.t)))
+		ft := pc.reg.baseType(x.t)
+		switch x.t.Kind {
+		case types.DoubleKind:
+			ft = jen.Uint64()
+		case types.FloatKind:
+			ft = jen.Uint32()
+		}
+		fields = append(fields, jen.Id(fmt.Sprintf("F%d", i)).Add(ft))
 		if x.ok != nil {
 			fields = append(fields, jen.Id(fmt.Sprintf("F%dOK", i)).Bool())
 		}
@@ -241,8 +251,18 @@ func (pc *planCompiler) declareTuple(b *block, prefix string, xs []val) *tuple {
 func (t *tuple) literal(xs []val) *jen.Statement {
 	d := jen.Dict{}
 	for i, x := range xs {
-		d[jen.Id(fmt.Sprintf("F%d", i))] = x.v.Clone()
-		if t.nullable[i] {
+		v := x.v.Clone()
+		switch t.types[i].Kind {
+		case types.DoubleKind:
+			v = jen.Qual(pkgSQLFn, "FloatKey").Call(v)
+		case types.FloatKind:
+			v = jen.Qual(pkgSQLFn, "Float32Key").Call(v)
+		}
+		d[jen.Id(fmt.Sprintf("F%d", i))] = v
+		switch {
+		case t.nullable[i] && x.ok == nil:
+			d[jen.Id(fmt.Sprintf("F%dOK", i))] = jen.True()
+		case t.nullable[i]:
 			d[jen.Id(fmt.Sprintf("F%dOK", i))] = x.ok.Clone()
 		}
 	}
@@ -253,7 +273,14 @@ func (t *tuple) literal(xs []val) *jen.Statement {
 func (t *tuple) fields(v jen.Code) []val {
 	out := make([]val, len(t.types))
 	for i := range t.types {
-		out[i] = val{v: jen.Add(v).Dot(fmt.Sprintf("F%d", i)), t: t.types[i]}
+		f := jen.Add(v).Dot(fmt.Sprintf("F%d", i))
+		switch t.types[i].Kind {
+		case types.DoubleKind:
+			f = jen.Qual("math", "Float64frombits").Call(f)
+		case types.FloatKind:
+			f = jen.Qual("math", "Float32frombits").Call(f)
+		}
+		out[i] = val{v: f, t: t.types[i]}
 		if t.nullable[i] {
 			out[i].ok = jen.Add(v).Dot(fmt.Sprintf("F%dOK", i))
 		}
@@ -277,26 +304,32 @@ func comparable(t types.Type) bool {
 }
 
 // distinct passes on each distinct row once, in order of first appearance.
-func (pc *planCompiler) distinct(b *block, in sql.Plan, consume consumer) {
+// With several inputs (UNION) one set spans them all; its key type
+// follows the output columns (cols), nullable where any input is.
+func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column, consume consumer) {
 	seen := pc.fn.tmp("seen")
-	var tt *tuple
-	pc.produce(b, in, false, func(rb *block, cols []val) {
-		for _, c := range cols {
-			if !comparable(c.t) {
-				panic(&UnsupportedError{What: "DISTINCT over a column of type " + c.t.String()})
-			}
+	shape := make([]val, len(cols))
+	for i, c := range cols {
+		if !comparable(c.Type) {
+			panic(&UnsupportedError{What: "DISTINCT over a column of type " + c.Type.String()})
 		}
-		if tt == nil {
-			tt = pc.declareTuple(b, "row", cols)
-			b.add(jen.Id(seen).Op(":=").Map(jen.Id(tt.name)).Struct().Values())
+		shape[i] = val{t: c.Type}
+		if c.Nullable {
+			shape[i].ok = jen.False()
 		}
-		k := pc.fn.tmp("k")
-		rb.add(jen.Id(k).Op(":=").Add(tt.literal(normalized(cols))))
-		inner := rb.sub()
-		inner.add(jen.Id(seen).Index(jen.Id(k)).Op("=").Struct().Values())
-		consume(inner, cols)
-		rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Op("!").Id("dup")).Block(inner.stmts...))
-	})
+	}
+	tt := pc.declareTuple(b, "row", shape)
+	b.add(jen.Id(seen).Op(":=").Map(jen.Id(tt.name)).Struct().Values())
+	for _, in := range inputs {
+		pc.produce(b, in, false, func(rb *block, cols []val) {
+			k := pc.fn.tmp("k")
+			rb.add(jen.Id(k).Op(":=").Add(tt.literal(normalized(cols))))
+			inner := rb.sub()
+			inner.add(jen.Id(seen).Index(jen.Id(k)).Op("=").Struct().Values())
+			consume(inner, cols)
+			rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Op("!").Id("dup")).Block(inner.stmts...))
+		})
+	}
 }
 
 // normalized returns cols with NULL values replaced by the zero value, so

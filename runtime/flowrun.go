@@ -448,10 +448,13 @@ func expectationNames(d Dataset) []string { return d.tableDesc().expectations }
 // flow's checkpoint folder: an update whose definition and inputs are the
 // same is a no-op.
 type mvState struct {
-	Definition string            `json:"definition"`
-	Inputs     map[string]string `json:"inputs"`
-	Refreshes  int64             `json:"refreshes"`
-	FlowID     string            `json:"flowId"`
+	Definition string `json:"definition"`
+	// Params identifies the parameter values of the refresh: a query that
+	// uses ${param} means something else when the value changes.
+	Params    string            `json:"params,omitempty"`
+	Inputs    map[string]string `json:"inputs"`
+	Refreshes int64             `json:"refreshes"`
+	FlowID    string            `json:"flowId"`
 }
 
 // runComplete refreshes a materialized view: recompute from snapshots of
@@ -481,6 +484,8 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		reason = "no previous refresh is recorded"
 	case state.Definition != f.Definition:
 		reason = "the definition changed"
+	case state.Params != u.paramsDigest():
+		reason = "a parameter changed"
 	case !mapsEqual(state.Inputs, sig):
 		reason = "an input changed: " + strings.Join(changedInputs(state.Inputs, sig), ", ")
 	}
@@ -505,13 +510,23 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	faultPoint("after-commit")
-	state.Definition, state.Inputs = f.Definition, sig
+	state.Definition, state.Params, state.Inputs = f.Definition, u.paramsDigest(), sig
 	state.Refreshes++
 	if err := writeFileAtomic(statePath, mustJSON(state)); err != nil {
 		return res, err
 	}
 	res.add(ctx, counts, expectationNames(f.Target), h.name)
 	return res, nil
+}
+
+// paramsDigest identifies the bound parameter values ("" when the pipeline
+// has no parameters). Any change recomputes every materialized view: the
+// runtime does not know which parameters a query uses.
+func (u *update) paramsDigest() string {
+	if len(u.params.values) == 0 {
+		return ""
+	}
+	return digest(formatParams(u.params))
 }
 
 func mapsEqual(a, b map[string]string) bool {

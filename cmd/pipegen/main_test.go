@@ -20,11 +20,15 @@ func TestMain(m *testing.M) {
 }
 
 // TestScript runs the CLI behaviours in testdata/script, one .txtar per
-// behaviour (<command>_<behaviour>.txtar).
+// behaviour (<command>_<behaviour>.txtar). Scripts that build and run
+// programs share the build cache (see scriptSetup) and check the tables
+// they write with DuckDB (duckcheck; see scriptCmds).
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") != "",
+		Setup:         scriptSetup,
+		Cmds:          scriptCmds,
 	})
 }
 

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // This file holds the accumulators of the statistical aggregates that
@@ -220,4 +222,13 @@ func PercentileApprox[T cmp.Ordered](c *Counts[T], p float64) (T, bool) {
 	}
 	r := int64(math.Ceil(p * float64(c.n)))
 	return c.at(keys, max(r-1, 0)), true
+}
+
+// DecimalAvg returns avg of a DECIMAL column from its sum (of scale
+// sumScale) and count n > 0: sum / n rounded half up to DECIMAL(precision,
+// scale), Spark's Average result type DECIMAL(p+4, s+4). The quotient
+// always fits that type, whose integer digits are those of the input.
+func DecimalAvg(sum types.Decimal, sumScale int, n int64, precision, scale int) types.Decimal {
+	d, _ := DecimalDiv(sum, sumScale, types.DecimalFromInt64(n), 0, precision, scale)
+	return d
 }

@@ -3,6 +3,7 @@ package sqlfn
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"reflect"
 	"strings"
 
@@ -151,4 +152,28 @@ func compareValues(a, b reflect.Value) int {
 		return compareValues(a.Elem(), b.Elem())
 	}
 	return 0
+}
+
+// FloatKey returns the bits of f as a hash key with Spark's equality for
+// grouping, DISTINCT and join keys: every NaN is the same key, and -0.0
+// is 0.0 (Spark's NormalizeFloatingNumbers).
+func FloatKey(f float64) uint64 {
+	switch {
+	case f != f:
+		return 0x7ff8000000000000
+	case f == 0:
+		return 0
+	}
+	return math.Float64bits(f)
+}
+
+// Float32Key is FloatKey for FLOAT.
+func Float32Key(f float32) uint32 {
+	switch {
+	case f != f:
+		return 0x7fc00000
+	case f == 0:
+		return 0
+	}
+	return math.Float32bits(f)
 }

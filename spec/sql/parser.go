@@ -1423,7 +1423,8 @@ func (p *parser) parseSubstringFrom() astExpr {
 }
 
 // parseTrim parses TRIM([[BOTH|LEADING|TRAILING] [chars] FROM] x) into
-// trim, ltrim or rtrim.
+// trim, ltrim or rtrim, with Spark's function argument order: (x) or
+// (chars, x).
 func (p *parser) parseTrim() astExpr {
 	t := p.advance()
 	p.advance()
@@ -1442,7 +1443,7 @@ func (p *parser) parseTrim() astExpr {
 		first := p.parseExpr()
 		switch {
 		case p.accept("FROM"):
-			args = []astExpr{p.parseExpr(), first}
+			args = []astExpr{first, p.parseExpr()}
 		case fn == "trim" && p.acceptOp(","):
 			args = []astExpr{first, p.parseExpr()}
 		default:

@@ -1,0 +1,275 @@
+package main
+
+// Helpers of the end-to-end tests: the testscript environment (Go caches,
+// the shared build cache, the examples), the custom script commands, and
+// table comparisons shared by the scripts and the Go tests (crash, lock).
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/pipegen/pipegen/runtime/delta/deltatest"
+)
+
+// goEnvVars are the Go settings a generated program's build needs: testscript
+// sets HOME=/no-home, so the defaults under $HOME would not be found.
+var goEnvVars = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT", "GOTOOLCHAIN"}
+
+var goEnvOnce = sync.OnceValues(func() (map[string]string, error) {
+	out, err := exec.Command("go", append([]string{"env"}, goEnvVars...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != len(goEnvVars) {
+		return nil, fmt.Errorf("go env printed %d lines for %d variables", len(lines), len(goEnvVars))
+	}
+	env := map[string]string{}
+	for i, k := range goEnvVars {
+		env[k] = lines[i]
+	}
+	return env, nil
+})
+
+// testBuildCache is the PIPEGEN_CACHE of every end-to-end test: the user's
+// pipegen build cache, as `pipegen run` uses by default. Programs are keyed
+// by their generated code, this runtime's source and its module versions,
+// so a cached program is exactly what a fresh build would produce, and
+// every test (and every later `go test`) reuses it.
+func testBuildCache() string {
+	if dir := os.Getenv("PIPEGEN_CACHE"); dir != "" {
+		return dir
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	return filepath.Join(cache, "pipegen", "build")
+}
+
+// scriptSetup passes the Go caches, the shared build cache and the
+// examples folder ($EXAMPLES) to every script.
+func scriptSetup(env *testscript.Env) error {
+	goenv, err := goEnvOnce()
+	if err != nil {
+		return err
+	}
+	for _, k := range goEnvVars {
+		if v := goenv[k]; v != "" {
+			env.Setenv(k, v)
+		}
+	}
+	env.Setenv("PIPEGEN_CACHE", testBuildCache())
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		return err
+	}
+	env.Setenv("EXAMPLES", examples)
+	return nil
+}
+
+// scriptCmds are the custom commands of the scripts:
+//
+//	duckcheck DIR...       every Delta table under each DIR reads the same in DuckDB and pipegen
+//	cmpsorted FILE1 FILE2  the two files hold the same lines, in any order
+//	tablecount DIR N       DIR holds exactly N Delta tables
+//	capture VAR FILE RE    sets $VAR to RE's first group in FILE (stdout, stderr or a file)
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"duckcheck":  cmdDuckcheck,
+	"cmpsorted":  cmdCmpsorted,
+	"tablecount": cmdTablecount,
+	"capture":    cmdCapture,
+}
+
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: capture VAR FILE REGEXP")
+	}
+	re, err := regexp.Compile(args[2])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile(args[1]))
+	if len(m) < 2 {
+		ts.Fatalf("capture: no match for %q in %s", args[2], args[1])
+	}
+	ts.Setenv(args[0], m[1])
+}
+
+func cmdDuckcheck(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: duckcheck DIR...")
+	}
+	for _, dir := range args {
+		tables := findTables(ts.MkAbs(dir))
+		if len(tables) == 0 {
+			ts.Fatalf("duckcheck: no Delta table under %s", dir)
+		}
+		for _, table := range tables {
+			tb := &scriptTB{ts: ts}
+			deltatest.Check(tb, table, -1)
+			if tb.failed {
+				ts.Fatalf("duckcheck: DuckDB and pipegen disagree on %s", table)
+			}
+			rel, _ := filepath.Rel(ts.MkAbs("."), table)
+			ts.Logf("duckcheck: %s: DuckDB agrees", rel)
+		}
+	}
+}
+
+func cmdCmpsorted(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: cmpsorted FILE1 FILE2")
+	}
+	a, b := sortedLines(ts.ReadFile(args[0])), sortedLines(ts.ReadFile(args[1]))
+	same := slices.Equal(a, b)
+	if same == !neg {
+		return
+	}
+	if neg {
+		ts.Fatalf("%s and %s hold the same lines", args[0], args[1])
+	}
+	ts.Fatalf("%s and %s differ as sorted lines\nonly in %s:\n  %s\nonly in %s:\n  %s", args[0], args[1],
+		args[0], strings.Join(minusLines(a, b), "\n  "), args[1], strings.Join(minusLines(b, a), "\n  "))
+}
+
+func cmdTablecount(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tablecount DIR N")
+	}
+	var rels []string
+	for _, t := range findTables(ts.MkAbs(args[0])) {
+		rel, _ := filepath.Rel(ts.MkAbs(args[0]), t)
+		rels = append(rels, rel)
+	}
+	if fmt.Sprint(len(rels)) != args[1] {
+		ts.Fatalf("%s holds %d tables, want %s: %s", args[0], len(rels), args[1], strings.Join(rels, ", "))
+	}
+}
+
+// scriptTB lets deltatest's helpers, written for testing.TB, report into a
+// script. Only the methods deltatest calls are implemented.
+type scriptTB struct {
+	testing.TB
+	ts     *testscript.TestScript
+	failed bool
+}
+
+func (s *scriptTB) Helper()                        {}
+func (s *scriptTB) Fatal(args ...any)              { s.ts.Fatalf("%s", fmt.Sprint(args...)) }
+func (s *scriptTB) Fatalf(format string, a ...any) { s.ts.Fatalf(format, a...) }
+func (s *scriptTB) Errorf(format string, a ...any) {
+	s.ts.Logf(format, a...)
+	s.failed = true
+}
+
+// findTables returns the Delta tables (folders holding _delta_log) under
+// root, sorted; pipeline storage (_pipelines) is not searched.
+func findTables(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if d.Name() == "_pipelines" {
+			return filepath.SkipDir
+		}
+		if d.Name() == "_delta_log" {
+			out = append(out, filepath.Dir(path))
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+func sortedLines(s string) []string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		lines = nil
+	}
+	slices.Sort(lines)
+	return lines
+}
+
+// minusLines returns the lines of a not in b, as multisets.
+func minusLines(a, b []string) []string {
+	count := map[string]int{}
+	for _, x := range b {
+		count[x]++
+	}
+	var out []string
+	for _, x := range a {
+		if count[x] > 0 {
+			count[x]--
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// warehouseRows reads every table under warehouse with package delta:
+// table path relative to warehouse → its sorted rows as text. It is how the
+// Go end-to-end tests compare whole warehouses.
+func warehouseRows(t testing.TB, warehouse string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, table := range findTables(warehouse) {
+		rel, err := filepath.Rel(warehouse, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, rows := deltatest.PipegenRows(t, table, -1)
+		out[filepath.ToSlash(rel)] = rows
+	}
+	return out
+}
+
+// diffWarehouses describes how got differs from want, table by table;
+// empty when they hold the same tables with the same rows.
+func diffWarehouses(want, got map[string][]string) string {
+	var b bytes.Buffer
+	for _, name := range sortedKeys(want, got) {
+		w, okw := want[name]
+		g, okg := got[name]
+		switch {
+		case !okg:
+			fmt.Fprintf(&b, "table %s is missing\n", name)
+		case !okw:
+			fmt.Fprintf(&b, "table %s should not exist (%d rows)\n", name, len(g))
+		case !slices.Equal(w, g):
+			fmt.Fprintf(&b, "table %s: %d rows, want %d\n  extra:   %s\n  missing: %s\n", name, len(g), len(w),
+				strings.Join(head(minusLines(g, w), 5), "\n           "), strings.Join(head(minusLines(w, g), 5), "\n           "))
+		}
+	}
+	return b.String()
+}
+
+func head(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("... (%d more)", len(s)-n))
+	}
+	return s
+}
+
+func sortedKeys(ms ...map[string][]string) []string {
+	var out []string
+	for _, m := range ms {
+		for k := range m {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
