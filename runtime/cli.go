@@ -1,17 +1,13 @@
 package runtime
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/pprof"
 	"sort"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -240,37 +236,6 @@ func runOptions(c *cli.Context, stderr io.Writer) (RunOptions, trigger, error) {
 	}
 	tr, err := parseTrigger(c.String("trigger"))
 	return opts, tr, err
-}
-
-// Run runs the pipeline with trigger tr: one update, or, with an interval
-// trigger, one update per interval until SIGINT or SIGTERM, which let the
-// running micro-batch finish and commit before the program exits.
-func Run(p *Pipeline, opts RunOptions, tr trigger) error {
-	if tr.interval <= 0 {
-		return runUpdate(p, opts, tr, nil)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	next := time.Now()
-	for {
-		err := runUpdate(p, opts, tr, nil)
-		if err != nil && !errors.Is(err, errUpdateFailed) {
-			return err
-		}
-		if err != nil {
-			fmt.Fprintf(opts.Stderr, "%s: %v\n", p.Name, err)
-		}
-		// The next boundary; missed boundaries are not made up.
-		now := time.Now()
-		for !next.After(now) {
-			next = next.Add(tr.interval)
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Until(next)):
-		}
-	}
 }
 
 // PermuteFlags moves a command's flags in front of its positional

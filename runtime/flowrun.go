@@ -281,7 +281,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			return res, err
 		}
 		bar.add(res.bytes - before)
-		if u.trigger.once {
+		if u.trigger.once || u.stopRequested() {
 			break
 		}
 	}

@@ -1,8 +1,13 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -43,4 +48,141 @@ func (t trigger) String() string {
 		return "interval=" + t.interval.String()
 	}
 	return "available_now"
+}
+
+// nextBoundary returns the first interval boundary after t: boundaries are
+// the multiples of the interval since the Unix epoch, as Structured
+// Streaming's ProcessingTimeExecutor aligns them.
+func nextBoundary(t time.Time, interval time.Duration) time.Time {
+	n := t.UnixNano()
+	return time.Unix(0, n-n%int64(interval)+int64(interval))
+}
+
+// stopNotice is printed when a signal asks the program to stop.
+const stopNotice = "%s: %s: stopping after the running micro-batches commit (send it again to stop at once)\n"
+
+// Run runs the pipeline with trigger tr: one update, or, with an interval
+// trigger, one update per interval until SIGINT or SIGTERM.
+//
+// A first SIGINT or SIGTERM lets the running micro-batches (and
+// materialized view refreshes) finish and commit, starts nothing new,
+// ends the update as CANCELED, releases the lock and returns nil: the
+// program exits 0. A second signal exits at once with status 130; the
+// checkpoints make that as safe as a crash. opts.Stop, when set, is
+// closed by the caller for the same effect.
+func Run(p *Pipeline, opts RunOptions, tr trigger) error {
+	stop := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, stopNotice, p.Name, s)
+			close(stop)
+		case <-opts.Stop:
+			close(stop)
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	opts.Stop = stop
+	return runTriggered(p, opts, tr, realClock{})
+}
+
+// clock is the time source of the interval trigger (a fake one in tests).
+type clock interface {
+	Now() time.Time
+	// After is time.After.
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// runTriggered runs one update, or with an interval trigger keeps running
+// updates, holding the pipeline's lock throughout: each update starts at
+// an interval boundary; one that overruns its interval is followed at once
+// by the next; boundaries missed meanwhile are not made up. A failed
+// update is reported and the next one runs at the next boundary; an error
+// outside the flows (parameters, lock, checks) ends the program.
+func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
+	if tr.interval <= 0 {
+		return runUpdate(p, opts, tr, nil)
+	}
+	lk, err := acquireLock(storageOf(p, opts), newID())
+	if err != nil {
+		return err
+	}
+	defer lk.release()
+	return intervalLoop(clk, tr.interval, opts.Stop, func() error {
+		err := runUpdate(p, opts, tr, lk)
+		if errors.Is(err, errUpdateFailed) {
+			if opts.Stderr != nil {
+				fmt.Fprintf(opts.Stderr, "%s: %v\n", p.Name, err)
+			}
+			return nil
+		}
+		return err
+	})
+}
+
+// intervalLoop calls update at each interval boundary until stop is
+// closed or update returns an error: the next call waits for the first
+// boundary after the previous call started, or starts at once when that
+// boundary has passed (an overrun); boundaries that passed meanwhile are
+// skipped, not made up.
+func intervalLoop(clk clock, interval time.Duration, stop <-chan struct{}, update func() error) error {
+	for {
+		next := nextBoundary(clk.Now(), interval)
+		if err := update(); err != nil {
+			return err
+		}
+		if stopped(stop) {
+			return nil
+		}
+		if wait := next.Sub(clk.Now()); wait > 0 {
+			select {
+			case <-stop:
+				return nil
+			case <-clk.After(wait):
+			}
+		}
+	}
+}
+
+// storageOf returns the pipeline's storage root for opts (as update.setup
+// resolves it).
+func storageOf(p *Pipeline, opts RunOptions) string {
+	if opts.Storage != "" {
+		return opts.Storage
+	}
+	wh := opts.Warehouse
+	if wh == "" {
+		wh = "warehouse"
+	}
+	return filepath.Join(wh, "_pipelines", p.Name)
+}
+
+// stopped reports whether stop is closed (a nil channel never is).
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }

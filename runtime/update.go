@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/source"
@@ -36,6 +37,10 @@ type RunOptions struct {
 	FullRefreshAll bool
 	// Stderr receives one line per flow as it completes.
 	Stderr io.Writer
+	// Stop, when closed, ends the update gracefully: running micro-batches
+	// and refreshes finish and commit, nothing new starts, the update ends
+	// CANCELED without error (what SIGINT and SIGTERM do; see Run).
+	Stop <-chan struct{}
 }
 
 // Flow progress statuses, as in the Databricks event log.
@@ -48,7 +53,20 @@ const (
 	statusSkipped   = "SKIPPED"
 	statusExcluded  = "EXCLUDED"
 	statusIdle      = "IDLE"
+	statusStopped   = "STOPPED"
 )
+
+// stopRequested reports whether the update was asked to stop (RunOptions.
+// Stop); it marks the update as cut short, so it ends CANCELED.
+func (u *update) stopRequested() bool {
+	if !stopped(u.opts.Stop) {
+		return false
+	}
+	if !u.cut.Swap(true) {
+		u.progress("STOPPING")
+	}
+	return true
+}
 
 // update is one run of the pipeline.
 type update struct {
@@ -62,6 +80,10 @@ type update struct {
 	log     *eventLog
 	stderr  io.Writer
 	trigger trigger
+
+	// cut is set when a stop request cut the update short: a flow left
+	// micro-batches for later or did not start.
+	cut atomic.Bool
 
 	mu       sync.Mutex
 	handles  map[string]*tableHandle
@@ -110,10 +132,13 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		}}})
 	u.progress("INITIALIZING")
 	defer func() {
-		if err != nil {
+		switch {
+		case err != nil:
 			u.log.emitError("update_progress", fmt.Sprintf("Update %s is FAILED.", shortID(u.id)), err,
 				map[string]any{"update_progress": map[string]any{"state": "FAILED"}})
-		} else {
+		case u.cut.Load():
+			u.progress("CANCELED")
+		default:
 			u.progress("COMPLETED")
 		}
 	}()
@@ -447,7 +472,11 @@ func (u *update) runFlows(plan *flowPlan) error {
 			}
 			for _, d := range deps[f] {
 				<-results[d].done
-				if s := results[d].status; s == statusFailed || s == statusSkipped {
+				if s := results[d].status; s == statusStopped {
+					r.status = statusStopped
+					u.flowEvent(f, statusStopped, nil, nil)
+					return
+				} else if s == statusFailed || s == statusSkipped {
 					r.status = statusSkipped
 					u.flowEvent(f, statusSkipped, nil, fmt.Errorf("upstream flow %s %s", d.Name, strings.ToLower(s)))
 					fmt.Fprintf(u.stderr, "flow %s: skipped (upstream flow %s %s)\n", f.Name, d.Name, strings.ToLower(s))
@@ -456,6 +485,12 @@ func (u *update) runFlows(plan *flowPlan) error {
 			}
 			sem <- struct{}{}
 			defer func() { <-sem }()
+			if u.stopRequested() {
+				r.status = statusStopped
+				u.flowEvent(f, statusStopped, nil, nil)
+				fmt.Fprintf(u.stderr, "flow %s: stopped before it started (the program was asked to stop)\n", f.Name)
+				return
+			}
 			if err := u.runFlow(f); err != nil {
 				r.status = statusFailed
 				failed.Store(f.Name, err)
