@@ -180,39 +180,31 @@ func (g *generator) jsonFields(fs *funcScope, s *goStruct, n int, dst *jen.State
 	)}
 }
 
-// jsonScalar is the JSONDecoder method reading a primitive type.
-func jsonScalar(t types.Type) *jen.Statement {
-	d := jen.Id("d")
-	switch t.Kind {
-	case types.BooleanKind:
-		return d.Dot("Bool").Call()
-	case types.ByteKind:
-		return d.Dot("Int8").Call()
-	case types.ShortKind:
-		return d.Dot("Int16").Call()
-	case types.IntKind:
-		return d.Dot("Int32").Call()
-	case types.LongKind:
-		return d.Dot("Int64").Call()
-	case types.FloatKind:
-		return d.Dot("Float32").Call()
-	case types.DoubleKind:
-		return d.Dot("Float64").Call()
-	case types.DecimalKind:
-		return d.Dot("Decimal").Call(jen.Lit(t.Precision), jen.Lit(t.Scale))
-	case types.StringKind:
-		return d.Dot("String").Call()
-	case types.BinaryKind:
-		return d.Dot("Binary").Call()
-	case types.DateKind:
-		return d.Dot("Date").Call()
-	case types.TimestampKind:
-		return d.Dot("Timestamp").Call()
-	case types.TimestampNTZKind:
-		return d.Dot("TimestampNTZ").Call()
-	}
-	return nil
+// readMethods are the typed reads of runtime/source's decoders, by kind:
+// JSONDecoder.M() and CSVDecoder.M(col) return a types.Null of the kind's
+// Go type. DECIMAL reads also take the precision and scale.
+var readMethods = map[types.Kind]string{
+	types.BooleanKind: "Bool", types.ByteKind: "Int8", types.ShortKind: "Int16", types.IntKind: "Int32",
+	types.LongKind: "Int64", types.FloatKind: "Float32", types.DoubleKind: "Float64", types.DecimalKind: "Decimal",
+	types.StringKind: "String", types.BinaryKind: "Binary", types.DateKind: "Date", types.TimestampKind: "Timestamp",
+	types.TimestampNTZKind: "TimestampNTZ",
 }
+
+// readCall returns d.<Method>(args..., [precision, scale]) for a primitive
+// type t, or nil when t is not primitive.
+func readCall(t types.Type, args ...jen.Code) *jen.Statement {
+	m, ok := readMethods[t.Kind]
+	if !ok {
+		return nil
+	}
+	if t.Kind == types.DecimalKind {
+		args = append(args, jen.Lit(t.Precision), jen.Lit(t.Scale))
+	}
+	return jen.Id("d").Dot(m).Call(args...)
+}
+
+// jsonScalar is the JSONDecoder read of a primitive type, or nil.
+func jsonScalar(t types.Type) *jen.Statement { return readCall(t) }
 
 // jsonValue reads one JSON value of type t into dst (a types.Null when
 // nullable).
@@ -267,37 +259,10 @@ func (g *generator) pkgLocal(fs *funcScope, decl jen.Code) {
 	fs.locals = append(fs.locals, decl)
 }
 
-// csvRead is the CSVDecoder method reading column i of primitive type t.
+// csvRead is the CSVDecoder read of column i of primitive type t.
 func (g *generator) csvRead(t types.Type, i int, what string) *jen.Statement {
-	d := jen.Id("d")
-	col := jen.Lit(i)
-	switch t.Kind {
-	case types.BooleanKind:
-		return d.Dot("Bool").Call(col)
-	case types.ByteKind:
-		return d.Dot("Int8").Call(col)
-	case types.ShortKind:
-		return d.Dot("Int16").Call(col)
-	case types.IntKind:
-		return d.Dot("Int32").Call(col)
-	case types.LongKind:
-		return d.Dot("Int64").Call(col)
-	case types.FloatKind:
-		return d.Dot("Float32").Call(col)
-	case types.DoubleKind:
-		return d.Dot("Float64").Call(col)
-	case types.DecimalKind:
-		return d.Dot("Decimal").Call(col, jen.Lit(t.Precision), jen.Lit(t.Scale))
-	case types.StringKind:
-		return d.Dot("String").Call(col)
-	case types.BinaryKind:
-		return d.Dot("Binary").Call(col)
-	case types.DateKind:
-		return d.Dot("Date").Call(col)
-	case types.TimestampKind:
-		return d.Dot("Timestamp").Call(col)
-	case types.TimestampNTZKind:
-		return d.Dot("TimestampNTZ").Call(col)
+	if read := readCall(t, jen.Lit(i)); read != nil {
+		return read
 	}
 	panic(&UnsupportedError{What: fmt.Sprintf("CSV column %s of type %s (CSV holds flat values only, as in Spark)", what, t)})
 }
