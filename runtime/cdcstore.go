@@ -110,7 +110,6 @@ type cdcJobResult struct {
 func (s *cdcSpec) stateSchema() types.Schema {
 	out := types.Schema{
 		{Name: "__cdc_key", Type: types.BinaryType},
-		{Name: "__cdc_order", Type: types.BinaryType},
 		{Name: "__cdc_delete", Type: types.BooleanType},
 		{Name: "__cdc_applied_at", Type: types.TimestampType},
 		{Name: "__cdc_sequence", Type: s.seqType, Nullable: true},
@@ -123,8 +122,9 @@ func (s *cdcSpec) stateSchema() types.Schema {
 }
 
 // stateColumns is the number of bookkeeping columns before the data
-// columns of a state file.
-const stateColumns = 5
+// columns of a state file. A record's change order is not stored: it
+// follows from its sequence, kind and row (newRecord).
+const stateColumns = 4
 
 // loadLeaves returns the leaves of the snapshot sorted by lo and the
 // truncate watermark in force. A live file without pipegen's tags means
@@ -382,21 +382,29 @@ func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows []
 		return dataFile{}, err
 	}
 	enc := parquetio.NewEncoder(schema)
+	var vals parquet.Row
+	ends := make([]int, 0, shredBatch)
 	batch := make([]parquet.Row, 0, shredBatch)
 	for i, r := range rows {
-		row, err := enc.Append(nil, r)
-		if err != nil {
+		var err error
+		if vals, err = enc.Append(vals, r); err != nil {
 			f.discard()
 			return dataFile{}, fmt.Errorf("write %s: row %d: %w", f.path, i, err)
 		}
-		batch = append(batch, row)
-		if len(batch) == cap(batch) || i == len(rows)-1 {
-			if err := f.write(batch); err != nil {
-				f.discard()
-				return dataFile{}, err
-			}
-			batch = batch[:0]
+		ends = append(ends, len(vals))
+		if len(ends) < shredBatch && i < len(rows)-1 {
+			continue
 		}
+		start := 0
+		for _, end := range ends {
+			batch = append(batch, vals[start:end:end])
+			start = end
+		}
+		if err := f.write(batch); err != nil {
+			f.discard()
+			return dataFile{}, err
+		}
+		vals, ends, batch = vals[:0], ends[:0], batch[:0]
 	}
 	return f.finish()
 }
@@ -407,7 +415,7 @@ func (st *cdcStore) writeState(job, chunk int, entries []cdcEntry) (string, erro
 	for _, e := range entries {
 		for _, r := range e.recs {
 			row := make([]any, stateColumns, stateColumns+len(st.spec.data))
-			row[0], row[1], row[2], row[3], row[4] = e.key, r.order, r.del, types.Timestamp(r.at*1000), r.seq
+			row[0], row[1], row[2], row[3] = e.key, r.del, types.Timestamp(r.at*1000), r.seq
 			if r.row != nil {
 				row = append(row, r.row...)
 			} else {
@@ -452,14 +460,13 @@ func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
 	var out []cdcEntry
 	for _, row := range rows {
 		key, _ := row[0].([]byte)
-		order, _ := row[1].([]byte)
-		del, _ := row[2].(bool)
-		at, _ := row[3].(types.Timestamp)
-		rec := cdcRecord{order: order, seq: row[4], del: del, at: int64(at) / 1000}
-		rec.seqLen = len(appendOrdered(nil, rec.seq, st.spec.seqType))
+		del, _ := row[1].(bool)
+		at, _ := row[2].(types.Timestamp)
+		var data []any
 		if !del {
-			rec.row = row[stateColumns:]
+			data = row[stateColumns:]
 		}
+		rec := st.spec.newRecord(row[3], data, int64(at)/1000)
 		if n := len(out); n > 0 && bytes.Equal(out[n-1].key, key) {
 			out[n-1].recs = append(out[n-1].recs, rec)
 			continue
