@@ -249,4 +249,26 @@ func TestCDCReferenceExampleEndToEnd(t *testing.T) {
 			t.Errorf("the failed batch committed: version %d -> %d", v, v2)
 		}
 	}
+	// A crash at any step of a CDC micro-batch, then a rerun, gives the
+	// tables of an uninterrupted run.
+	for _, fault := range []string{"after-offsets", "after-data-files", "after-commit", "after-commit@3"} {
+		dir := t.TempDir()
+		base := time.Now().Add(-time.Hour)
+		landJSON(t, filepath.Join(dir, "landing", "users", "0.json"), base, referenceFeed[:4])
+		landJSON(t, filepath.Join(dir, "landing", "users", "1.json"), base.Add(time.Minute), referenceFeed[4:])
+		landJSON(t, filepath.Join(dir, "landing", "users_truncate", "0.json"), base, append(slices.Clone(referenceFeed), referenceTruncate))
+		cmd := exec.Command(prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir)
+		cmd.Env = append(os.Environ(), "PIPEGEN_FAULT="+fault)
+		if out, err := cmd.CombinedOutput(); err == nil {
+			t.Fatalf("%s: the update was not interrupted:\n%s", fault, out)
+		}
+		if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir); err != nil {
+			t.Fatalf("%s: rerun: %v\n%s", fault, err, stderr)
+		}
+		for table, rows := range want {
+			if got := cdcShow(t, prog, filepath.Join(dir, "wh"), table); !slices.Equal(got, rows) {
+				t.Errorf("crash %s, %s:\n got %q\nwant %q", fault, table, got, rows)
+			}
+		}
+	}
 }
