@@ -445,3 +445,21 @@ func checkLeaves(t testing.TB, table string) {
 		}
 	}
 }
+
+func TestCDCFlowChangedKeysOrTypeNeedsFullRefresh(t *testing.T) {
+	dir := t.TempDir()
+	scd1, _ := refPipeline(false, false, nil)
+	landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+	mustRun(t, scd1, dir, RunOptions{})
+	scd2, _ := refPipeline(true, false, nil)
+	landFiles(t, dir, 1, [][]refChange{refFeed[4:]})
+	_, err := runPipeline(t, scd2, dir, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "changed its keys, sequence or SCD type (was keys(userId) sequence BIGINT scd1, now keys(userId) sequence BIGINT scd2)") ||
+		!strings.Contains(err.Error(), "--full-refresh users") {
+		t.Fatalf("switching the SCD type: error %v", err)
+	}
+	mustRun(t, scd2, dir, RunOptions{FullRefresh: []string{"users"}})
+	if got := tableRows(t, tablePath(dir, "users"), -1); !slices.Equal(got, sorted(refD)) {
+		t.Errorf("after the full refresh: %q", got)
+	}
+}

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
@@ -48,6 +50,22 @@ type cdcSpec struct {
 	ignoreNulls bool
 	// tombstoneTTL is how long an SCD1 delete is remembered.
 	tombstoneTTL time.Duration
+}
+
+// signature names what the stored rows and state of a target depend on:
+// the key columns, the sequence type and the SCD type. A flow whose
+// signature changed needs a full refresh of its target.
+func (s *cdcSpec) signature() string {
+	var b strings.Builder
+	b.WriteString("keys(")
+	for i, k := range s.keys {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(s.data[k].Name)
+	}
+	fmt.Fprintf(&b, ") sequence %s scd%d", s.seqType, map[bool]int{false: 1, true: 2}[s.scd2])
+	return b.String()
 }
 
 // cdcRecord is one change as the merge keeps it.

@@ -49,6 +49,7 @@ const (
 	tagKeys      = "pipegen.cdc.keys"
 	tagState     = "pipegen.cdc.state"
 	tagTruncated = "pipegen.cdc.truncated"
+	tagSpec      = "pipegen.cdc.spec"
 )
 
 // Leaf sizes, in keys: a leaf is split into leaves of about cdcLeafKeys
@@ -63,6 +64,8 @@ type cdcLeaf struct {
 	keys   int64
 	state  string
 	add    *delta.Add
+	// spec is the signature of the flow that wrote it (cdcSpec.signature).
+	spec string
 }
 
 // cdcStore applies micro-batches of changes to one AUTO CDC target.
@@ -149,7 +152,7 @@ func (st *cdcStore) loadLeaves(snap *delta.Snapshot) ([]*cdcLeaf, []byte, error)
 				trunc = b
 			}
 		}
-		leaves = append(leaves, &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, add: a})
+		leaves = append(leaves, &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, add: a, spec: a.Tags[tagSpec]})
 	}
 	slices.SortFunc(leaves, func(a, b *cdcLeaf) int { return bytes.Compare(a.lo, b.lo) })
 	for i, l := range leaves {
@@ -176,6 +179,12 @@ func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, par
 	leaves, truncAt, err := st.loadLeaves(snap)
 	if err != nil {
 		return out, err
+	}
+	for _, l := range leaves {
+		if sig := st.spec.signature(); l.spec != "" && l.spec != sig {
+			return out, fmt.Errorf("table %s: AUTO CDC flow %s changed its keys, sequence or SCD type (was %s, now %s); its rows and state follow the old ones: run a full refresh: --full-refresh %s",
+				st.h.name, st.spec.flow, l.spec, sig, st.h.name)
+		}
 	}
 	out.leavesBefore = len(leaves)
 	byKey := map[string][]cdcRecord{}
@@ -364,6 +373,7 @@ func (st *cdcStore) writeLeaf(job, chunk int, lo []byte, entries []cdcEntry, tru
 		tagHi:    "",
 		tagKeys:  strconv.Itoa(len(entries)),
 		tagState: state,
+		tagSpec:  st.spec.signature(),
 	}
 	if len(entries) > 0 {
 		add.Tags[tagHi] = hex.EncodeToString(entries[len(entries)-1].key)
