@@ -146,6 +146,9 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		return err
 	}
 	u.defineGraph()
+	if err := u.reconcileDatasets(); err != nil {
+		return err
+	}
 	plan, err := u.selectFlows()
 	if err != nil {
 		return err
@@ -445,6 +448,7 @@ func (u *update) runFlows(plan *flowPlan) error {
 	for _, f := range u.p.Flows {
 		if plan.excluded[f] {
 			u.flowEvent(f, statusExcluded, nil, nil)
+			fmt.Fprintf(u.stderr, "flow %s: excluded (%s is not in the refresh selection)\n", f.Name, f.Target.DatasetName())
 		} else {
 			u.flowEvent(f, statusQueued, nil, nil)
 		}

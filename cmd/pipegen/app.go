@@ -27,6 +27,7 @@ var commands = []func() *cli.Command{
 	graphCommand,
 	buildCommand,
 	runCommand,
+	diffCommand,
 }
 
 // exitError carries a command's exit code through urfave/cli.

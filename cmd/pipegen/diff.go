@@ -1,0 +1,268 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/pipegen/pipegen/gen"
+	prt "github.com/pipegen/pipegen/runtime"
+	"github.com/pipegen/pipegen/spec"
+)
+
+func diffCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "say which tables a spec change affects and which need a full refresh",
+		ArgsUsage: "OLD.yaml NEW.yaml",
+		Description: "Compares two versions of a pipeline spec, as a pull-request review would, and prints one\n" +
+			"line per table the change affects: new tables (created and backfilled), removed ones (left\n" +
+			"as they are), schema changes, changed queries, and the tables that need `--full-refresh`\n" +
+			"(a column type change, a NOT NULL column dropped, a flow's sources or AUTO CDC keys changed,\n" +
+			"a streaming read of a table that is itself fully refreshed).\n" +
+			"Exit status: 0 no table needs a full refresh, 1 one does or a spec is invalid, 2 usage.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return usagef("diff: give the old and the new spec file")
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" {
+				return usagef("diff: unknown --format %q: use text or json", format)
+			}
+			return exitError{Diff(c.App.Writer, c.App.ErrWriter, c.Args().Get(0), c.Args().Get(1), format)}
+		},
+	}
+}
+
+// TableChange is what a spec change means for one table.
+type TableChange struct {
+	Table string `json:"table"`
+	// Kind is streaming_table or materialized_view (the new one, or the
+	// old one for a removed table).
+	Kind string `json:"kind"`
+	// Change is added, removed, changed or affected (its own definition
+	// is the same, but it reads a table that changes).
+	Change string `json:"change"`
+	// FullRefresh is true when the next update fails until the table is
+	// run with --full-refresh.
+	FullRefresh bool     `json:"full_refresh"`
+	Reasons     []string `json:"reasons"`
+}
+
+// Diff loads two versions of a spec and prints the tables the change
+// affects (CompareSpecs) to stdout, as text or JSON. Diagnostics of an
+// invalid spec go to stderr. It returns the exit code: 0 when no table
+// needs a full refresh, 1 when one does or a spec is invalid.
+func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
+	cwd, _ := os.Getwd()
+	var specs [2]*spec.Pipeline
+	for i, f := range []string{oldFile, newFile} {
+		p, diags := spec.Load(f)
+		if diags.HasErrors() || p == nil {
+			diags.Sort()
+			diags.Write(stderr, spec.TextOutput, cwd)
+			return exitDiagnostics
+		}
+		specs[i] = p
+	}
+	changes := CompareSpecs(specs[0], specs[1])
+	refresh := 0
+	for _, c := range changes {
+		if c.FullRefresh {
+			refresh++
+		}
+	}
+	if format == "json" {
+		if changes == nil {
+			changes = []TableChange{}
+		}
+		out, _ := json.MarshalIndent(changes, "", "  ")
+		fmt.Fprintln(stdout, string(out))
+	} else {
+		fmt.Fprintf(stdout, "%d tables affected, %d need a full refresh\n", len(changes), refresh)
+		for _, c := range changes {
+			what := c.Change
+			if c.FullRefresh {
+				what = "FULL REFRESH REQUIRED (run with --full-refresh " + c.Table + ")"
+			}
+			fmt.Fprintf(stdout, "%s (%s): %s\n", c.Table, strings.ReplaceAll(c.Kind, "_", " "), what)
+			for _, r := range c.Reasons {
+				fmt.Fprintf(stdout, "  - %s\n", r)
+			}
+		}
+	}
+	if refresh > 0 {
+		return exitDiagnostics
+	}
+	return exitOK
+}
+
+// CompareSpecs returns, sorted by table name, the tables of old and new
+// whose update behaviour the change from old to new alters, with the
+// runtime's rules: a new table is created and backfilled; a removed one is
+// left alone; a streaming table evolves its schema when columns are only
+// added, and needs a full refresh when a column changes type, a NOT NULL
+// column goes, a flow's streaming sources or AUTO CDC keys change, or it
+// streams from a table that needs a full refresh; a materialized view
+// whose definition changed is recomputed (COMPLETE_RECOMPUTE); tables that
+// read a changed table are affected.
+func CompareSpecs(old, new *spec.Pipeline) []TableChange {
+	byName := map[string]*TableChange{}
+	get := func(d *spec.Dataset, change string) *TableChange {
+		c := byName[d.Name]
+		if c == nil {
+			c = &TableChange{Table: d.Name, Kind: d.Kind.String(), Change: change}
+			byName[d.Name] = c
+		}
+		return c
+	}
+	refresh := func(c *TableChange, reason string) {
+		c.FullRefresh = true
+		c.Change = "changed"
+		c.Reasons = append(c.Reasons, reason)
+	}
+	for _, d := range old.Tables {
+		if new.Dataset(d.Name) == nil || !isTable(new.Dataset(d.Name)) {
+			c := get(d, "removed")
+			c.Reasons = append(c.Reasons, "no longer defined: its table and the checkpoints of its flows are left as they are (drop them by hand)")
+		}
+	}
+	for _, d := range new.Tables {
+		od := old.Dataset(d.Name)
+		if od == nil || !isTable(od) {
+			c := get(d, "added")
+			c.Reasons = append(c.Reasons, "new: created and backfilled from all available input")
+			continue
+		}
+		if od.Kind != d.Kind {
+			refresh(get(d, "changed"), fmt.Sprintf("changes from a %s to a %s", od.Kind, d.Kind))
+			continue
+		}
+		compareTable(od, d, func(reason string) { refresh(get(d, "changed"), reason) }, func(reason string) {
+			c := get(d, "changed")
+			c.Change = "changed"
+			c.Reasons = append(c.Reasons, reason)
+		})
+	}
+	// Downstream: a streaming read of a table that is fully refreshed
+	// fails (its commits are no longer appends); other reads recompute or
+	// read the new rows.
+	for changed := true; changed; {
+		changed = false
+		for _, f := range new.Flows {
+			for _, in := range f.Inputs {
+				up := byName[in.Name]
+				if in.Dataset == nil || up == nil || up.Change == "removed" || in.Name == f.Target.Name {
+					continue
+				}
+				c := byName[f.Target.Name]
+				switch {
+				case in.Streaming && up.FullRefresh && (c == nil || (!c.FullRefresh && c.Change != "added")):
+					refresh(get(f.Target, "changed"), fmt.Sprintf("flow %s streams from %s, which is fully refreshed", f.Name, in.Name))
+					changed = true
+				case c == nil:
+					c = get(f.Target, "affected")
+					c.Reasons = append(c.Reasons, fmt.Sprintf("reads %s, which changes", in.Name))
+					changed = true
+				}
+			}
+		}
+	}
+	out := make([]TableChange, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b TableChange) int { return strings.Compare(a.Table, b.Table) })
+	return out
+}
+
+func isTable(d *spec.Dataset) bool {
+	return d.Kind == spec.StreamingTable || d.Kind == spec.MaterializedView
+}
+
+// compareTable compares one table's two versions: needs reports a reason
+// for a full refresh, notes any other change.
+func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
+	if new.Kind == spec.StreamingTable {
+		added, err := prt.CheckSchemaChange(new.Name, old.Schema(), new.Schema())
+		if err != nil {
+			needs(err.Error())
+		} else if len(added) > 0 {
+			notes(fmt.Sprintf("adds column(s) %s: the table's schema evolves, existing rows read NULL", strings.Join(added, ", ")))
+		}
+	}
+	oldFlows := map[string]*spec.Flow{}
+	for _, f := range old.Flows {
+		oldFlows[f.Name] = f
+	}
+	for _, f := range new.Flows {
+		of := oldFlows[f.Name]
+		delete(oldFlows, f.Name)
+		if of == nil {
+			notes(fmt.Sprintf("new flow %s: it reads its sources from the start into the table", f.Name))
+			continue
+		}
+		if gen.FlowDefinition(of) == gen.FlowDefinition(f) && slices.Equal(streamed(of), streamed(f)) {
+			continue
+		}
+		if new.Kind == spec.StreamingTable && sameQuery(of, f) && slices.Equal(streamed(of), streamed(f)) && (of.AutoCDC == nil) == (f.AutoCDC == nil) && f.AutoCDC == nil {
+			continue // only the schema changed: reported above
+		}
+		switch {
+		case new.Kind == spec.MaterializedView:
+			notes(fmt.Sprintf("flow %s's definition changed: recomputed (COMPLETE_RECOMPUTE)", f.Name))
+		case !slices.Equal(streamed(of), streamed(f)):
+			needs(fmt.Sprintf("the sources of flow %s change (was %s, now %s): its checkpoint no longer applies",
+				f.Name, strings.Join(streamed(of), ", "), strings.Join(streamed(f), ", ")))
+		case of.AutoCDC != nil && f.AutoCDC != nil && !sameKeys(of, f):
+			needs(fmt.Sprintf("the keys of AUTO CDC flow %s change (was %s, now %s)", f.Name, cdcKeys(of), cdcKeys(f)))
+		case of.AutoCDC != nil && f.AutoCDC != nil && of.AutoCDC.SCDType != f.AutoCDC.SCDType:
+			needs(fmt.Sprintf("AUTO CDC flow %s changes from SCD type %d to %d", f.Name, of.AutoCDC.SCDType, f.AutoCDC.SCDType))
+		default:
+			notes(fmt.Sprintf("flow %s's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)", f.Name))
+		}
+	}
+	for name := range oldFlows {
+		notes(fmt.Sprintf("flow %s is removed: the rows it wrote stay", name))
+	}
+}
+
+// streamed returns the names of the inputs a flow reads with STREAM,
+// sorted: what its checkpoint is built for.
+func streamed(f *spec.Flow) []string {
+	var out []string
+	for _, in := range f.Inputs {
+		if in.Streaming {
+			out = append(out, in.Name)
+		}
+	}
+	if f.AutoCDC != nil {
+		out = append(out, f.AutoCDC.Source.Name)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func cdcKeys(f *spec.Flow) string {
+	var names []string
+	for _, k := range f.AutoCDC.Keys {
+		names = append(names, f.AutoCDC.SourceColumns[k].Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func sameKeys(a, b *spec.Flow) bool { return strings.EqualFold(cdcKeys(a), cdcKeys(b)) }
+
+// sameQuery reports whether two versions of a flow have the same query
+// text, whitespace aside.
+func sameQuery(a, b *spec.Flow) bool {
+	return strings.Join(strings.Fields(a.SQL), " ") == strings.Join(strings.Fields(b.SQL), " ")
+}
