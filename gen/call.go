@@ -37,8 +37,7 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		x := c.compile(b, e.Args[0])
 		return val{v: jen.Int32().Call(jen.Len(x.v)), ok: x.ok, t: e.Type}
 	case "element_at":
-		x := c.compile(b, e.Args[0])
-		if x.t.Kind == types.MapKind {
+		if e.Args[0].ResultType().Kind == types.MapKind {
 			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
 		}
 		return c.elementAt(b, e)
@@ -47,8 +46,7 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	case "transform", "filter", "exists", "forall", "aggregate", "array_sort":
 		return c.higherOrder(b, e)
 	case "try_element_at":
-		x := c.compile(b, e.Args[0])
-		if x.t.Kind == types.MapKind {
+		if e.Args[0].ResultType().Kind == types.MapKind {
 			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
 		}
 		return c.elementAt(b, e)
@@ -112,7 +110,7 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	}
 	v, good := b.fn.tmp("v"), b.fn.tmp("good")
 	b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(goArgs...))
-	b.add(jen.If(okCond(ok2, jen.Op("!").Id(good))).Block(b.fail(
+	b.add(jen.If(okCond(ok2, jen.Op("!").Id(good))).Block(c.fail(b, 
 		jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(goArgs...)))))
 	return val{v: jen.Id(v), ok: ok2, t: e.Type}
 }
@@ -213,7 +211,7 @@ func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	if e.Func == "try_element_at" {
 		return c.unwrapElem(val{v: jen.Id(v), ok: andOK(ok, jen.Id(found)), t: *x.t.Elem}, x.t.ContainsNull, b)
 	}
-	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(b.fail(jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
 	return c.unwrapElem(val{v: jen.Id(v), ok: ok, t: *x.t.Elem}, x.t.ContainsNull, b)
 }
 

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/dave/jennifer/jen"
 
@@ -121,6 +122,9 @@ func isSimple(s *jen.Statement) bool {
 		return true
 	}
 	str := fmt.Sprintf("%#v", s)
+	if numericConversion.MatchString(str) {
+		return true
+	}
 	for _, r := range str {
 		switch {
 		case r == '.' || r == '_' || r == '[' || r == ']' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
@@ -130,6 +134,10 @@ func isSimple(s *jen.Statement) bool {
 	}
 	return true
 }
+
+// numericConversion matches a typed numeric constant such as int32(0) or
+// float64(1.5): as cheap to repeat as a literal.
+var numericConversion = regexp.MustCompile(`^(u?int(8|16|32|64)?|float(32|64))\(-?[0-9.eE+-]+\)$`)
 
 // exprCompiler compiles sql.Expr trees over an input row.
 type exprCompiler struct {
@@ -141,6 +149,8 @@ type exprCompiler struct {
 	ctx jen.Code
 	// params is the Go expression of the *runtime.Params in scope.
 	params jen.Code
+	// at is the expression being compiled, named by run-time errors.
+	at sql.Expr
 	// lambdas are the values of the lambda parameters in scope, by
 	// sql.LambdaVar.ID (lambda.go).
 	lambdas map[int]*lambdaBinding
@@ -148,6 +158,11 @@ type exprCompiler struct {
 
 // compile returns x's value, emitting the statements it needs into b.
 func (c *exprCompiler) compile(b *block, e sql.Expr) val {
+	// While e's own code is emitted (after its operands'), c.at is e, so
+	// that a run-time failure names it (fail).
+	prev := c.at
+	c.at = e
+	defer func() { c.at = prev }()
 	switch e := e.(type) {
 	case *sql.ColumnRef:
 		x := c.cols[e.Index]
@@ -305,7 +320,7 @@ func (c *exprCompiler) unary(b *block, e *sql.Unary) val {
 			x = b.bind(x)
 			r, good := b.fn.tmp("v"), b.fn.tmp("good")
 			b.add(jen.List(jen.Id(r), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "Neg").Call(x.v))
-			b.add(jen.If(okCond(x.ok, jen.Op("!").Id(good))).Block(b.fail(overflowErr(e.Type, e.Pos))))
+			b.add(jen.If(okCond(x.ok, jen.Op("!").Id(good))).Block(c.fail(b, overflowErr(e.Type, e.Pos))))
 			return val{v: jen.Id(r), ok: cloneOK(x.ok), t: e.Type}
 		case e.Type.Kind == types.DecimalKind:
 			return val{v: x.v.Clone().Dot("Neg").Call(), ok: x.ok, t: e.Type}
@@ -314,6 +329,23 @@ func (c *exprCompiler) unary(b *block, e *sql.Unary) val {
 	}
 	panic("gen: unknown unary operator")
 }
+
+// fail emits the failure of the expression being compiled (c.at): the
+// row error of cause, which sqlfn.InExpression extends with the
+// expression's SQL text.
+func (c *exprCompiler) fail(b *block, cause jen.Code) jen.Code {
+	if c.at == nil {
+		return c.fail(b, cause)
+	}
+	return c.fail(b, jen.Qual(pkgSQLFn, "InExpression").Call(cause, jen.Lit(exprText(c.at))))
+}
+
+// colIndex matches the #index FormatExpr puts after column names.
+var colIndex = regexp.MustCompile(`#[0-9]+`)
+
+// exprText renders e as SQL for messages: sql.FormatExpr without the
+// column indexes.
+func exprText(e sql.Expr) string { return colIndex.ReplaceAllString(sql.FormatExpr(e), "") }
 
 // okCond returns `ok && cond`, or cond when ok is nil.
 func okCond(ok *jen.Statement, cond jen.Code) *jen.Statement {
@@ -443,7 +475,7 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	if e.Try {
 		return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: t}
 	}
-	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(b.fail(jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(t.String()), l.v.Clone(), r.v.Clone()))))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(t.String()), l.v.Clone(), r.v.Clone()))))
 	return val{v: jen.Id(res), ok: ok, t: t}
 }
 
@@ -476,7 +508,7 @@ func (c *exprCompiler) decimalArith(b *block, e *sql.Binary, l, r val) val {
 	if e.Try {
 		return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: e.Type}
 	}
-	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(b.fail(jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(e.Type.String()), formatValue(l.t, l.v), formatValue(r.t, r.v)))))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(e.Type.String()), formatValue(l.t, l.v), formatValue(r.t, r.v)))))
 	return val{v: jen.Id(res), ok: ok, t: e.Type}
 }
 
@@ -574,7 +606,7 @@ func (c *exprCompiler) like(b *block, e *sql.Like) val {
 	v, bad := b.fn.tmp("v"), b.fn.tmp("err")
 	b.add(jen.List(jen.Id(v), jen.Id(bad)).Op(":=").Qual(pkgSQLFn, "Like").Call(x.v.Clone(), p.v.Clone(), jen.Lit(esc), jen.Lit(e.CaseInsensitive)))
 	ok := okAnd(x, p)
-	b.add(jen.If(okCond(ok, jen.Id(bad).Op("!=").Nil())).Block(b.fail(jen.Id(bad))))
+	b.add(jen.If(okCond(ok, jen.Id(bad).Op("!=").Nil())).Block(c.fail(b, jen.Id(bad))))
 	res := jen.Id(v)
 	if e.Not {
 		res = jen.Op("!").Id(v)
@@ -594,7 +626,7 @@ func (c *exprCompiler) subscript(b *block, e *sql.Subscript) val {
 		return c.unwrapElem(val{v: jen.Id(v), ok: andOK(ok, jen.Id(found)), t: *x.t.Value}, x.t.ValueContainsNull, b)
 	}
 	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ArrayAt").Call(x.v.Clone(), i.v.Clone()))
-	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArrayIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrArrayIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
 	return c.unwrapElem(val{v: jen.Id(v), ok: ok, t: *x.t.Elem}, x.t.ContainsNull, b)
 }
 

@@ -534,32 +534,14 @@ func (st *cdcStore) collect(live map[string]bool) {
 }
 
 // commitMerge commits a copy-on-write rewrite of some files with its
-// change data files and the flow's txn. It fails, without retrying, when
-// the files it removes are no longer live.
+// change data files and the flow's txn. It fails when the files it removes
+// are no longer live.
 func (h *tableHandle) commitMerge(removes, adds []delta.Add, changes []delta.CDC, txn *txnAction, params map[string]any) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for attempt := 0; ; attempt++ {
-		s, err := h.snapshot()
-		if err != nil {
-			return err
-		}
-		if s == nil {
-			return fmt.Errorf("table %s does not exist at %s", h.name, h.path)
-		}
-		opts := delta.WriteOptions{Operation: "MERGE", OperationParameters: params, Changes: changes}
-		if txn != nil {
-			opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
-		}
-		_, err = delta.ReplaceFiles(h.path, s, removes, adds, opts)
-		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("commit %s: %w", h.name, err)
-		}
-		return nil
-	}
+	opts := delta.WriteOptions{Operation: "MERGE", OperationParameters: params, Changes: changes}
+	return h.commitExisting(opts, txn, func(s *delta.Snapshot, opts delta.WriteOptions) error {
+		_, err := delta.ReplaceFiles(h.path, s, removes, adds, opts)
+		return err
+	})
 }
 
 // parallel runs task(i) for i in [0, n) on up to GOMAXPROCS goroutines and

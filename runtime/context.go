@@ -105,14 +105,20 @@ type sinkCloser interface {
 }
 
 // RowError wraps an error raised while computing a row (ANSI overflow,
-// invalid cast, division by zero) with the flow, the input being read and
-// the row, so the message says where to look.
+// invalid cast, division by zero) with the flow (and its target dataset
+// when it is not the dataset's own flow), the input being read and the
+// row, so the message says where to look. The cause usually names the
+// failing expression (sqlfn.InExpression).
 func (w *Worker) RowError(cause error, row any) error {
 	where := ""
 	if w.at != "" {
 		where = " reading " + w.at
 	}
-	return fmt.Errorf("flow %s%s: %w\n  row: %s", w.ctx.flow.Name, where, cause, formatRow(row))
+	flow := "flow " + w.ctx.flow.Name
+	if t := w.ctx.flow.Target; t != nil && t.DatasetName() != w.ctx.flow.Name {
+		flow += " into dataset " + t.DatasetName()
+	}
+	return fmt.Errorf("%s%s: %w\n  row: %s", flow, where, cause, formatRow(row))
 }
 
 // since returns the seconds elapsed since t, for progress lines.

@@ -308,9 +308,22 @@ func (h *tableHandle) adds(files []dataFile) []delta.Add {
 
 // commitAppend commits the files as a blind append with the flow's txn.
 func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, params map[string]any) error {
+	adds := h.adds(files)
+	return h.commitExisting(delta.WriteOptions{Operation: op, OperationParameters: params}, txn, func(s *delta.Snapshot, opts delta.WriteOptions) error {
+		_, err := delta.Append(h.path, s, adds, opts)
+		return err
+	})
+}
+
+// commitExisting commits to the existing table with write, given the
+// latest snapshot and opts with the flow's txn; it reloads and retries
+// when another writer committed first.
+func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, write func(s *delta.Snapshot, opts delta.WriteOptions) error) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	adds := h.adds(files)
+	if txn != nil {
+		opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
+	}
 	for attempt := 0; ; attempt++ {
 		s, err := h.snapshot()
 		if err != nil {
@@ -319,11 +332,7 @@ func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, 
 		if s == nil {
 			return fmt.Errorf("table %s does not exist at %s", h.name, h.path)
 		}
-		opts := delta.WriteOptions{Operation: op, OperationParameters: params}
-		if txn != nil {
-			opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
-		}
-		_, err = delta.Append(h.path, s, adds, opts)
+		err = write(s, opts)
 		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
 			continue
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/delta/deltatest"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -162,20 +162,8 @@ func tablePath(dir, name string) string {
 // rendered by parquetio.FormatRow for the table's schema, sorted.
 func tableRows(t testing.TB, table string, version int64) []string {
 	t.Helper()
-	snap, err := delta.LoadVersion(table, version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := snap.ReadAll(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = parquetio.FormatRow(r, snap.Schema)
-	}
-	slices.Sort(out)
-	return out
+	_, rows := deltatest.PipegenRows(t, table, version)
+	return rows
 }
 
 // events returns the event log records of every update so far, in order.

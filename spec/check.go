@@ -3,6 +3,7 @@ package spec
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec/sql"
@@ -49,6 +50,16 @@ func (c catalog) Relation(parts []string) *sql.Relation {
 		out.View = rl.ds.View
 	}
 	return out
+}
+
+// SessionTimeZone is the zone in which the checker reads zone-less
+// TIMESTAMP literals: the pipeline's session_time_zone.
+func (c catalog) SessionTimeZone() *time.Location {
+	loc, err := time.LoadLocation(c.r.p.SessionTimeZone)
+	if err != nil || c.r.p.SessionTimeZone == "" {
+		return time.UTC
+	}
+	return loc
 }
 
 func (c catalog) Param(name string) (types.Type, bool) {

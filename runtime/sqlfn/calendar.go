@@ -3,6 +3,7 @@ package sqlfn
 import (
 	"math"
 	"strings"
+	"time"
 
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -281,4 +282,23 @@ func ToUTCTimestamp(ts types.Timestamp, zone string) (types.Timestamp, bool) {
 // TimeWindow with slide = size). The window is [start, start + size).
 func WindowStart(ts types.Timestamp, size, offset int64) types.Timestamp {
 	return ts - types.Timestamp(floorMod(int64(ts)-offset, size))
+}
+
+// ParseTimestampIn parses s as CastStringTimestamp does, reading a
+// zone-less date-time in loc instead of the session time zone: the
+// checker reads TIMESTAMP literals with the pipeline's session_time_zone
+// at build time, as Spark reads them in spark.sql.session.timeZone.
+func ParseTimestampIn(s string, loc *time.Location) (types.Timestamp, bool) {
+	p, ok := parseTimestampString(s)
+	if !ok || p.justTime {
+		return 0, false
+	}
+	local, ok := localMicros(p.year, p.month, p.day, p.hour, p.minute, p.second, p.micros)
+	if !ok {
+		return 0, false
+	}
+	if p.zone != nil {
+		loc = p.zone
+	}
+	return types.Timestamp(fromLocal(local, loc)), true
 }

@@ -205,3 +205,24 @@ func ErrFunction(name string, args []any) error {
 	}
 	return &Error{Class: fe.class, Message: b.String() + " failed: " + fe.what, Hint: fe.hint}
 }
+
+// exprError is a row error with the SQL text of the failing expression.
+type exprError struct {
+	cause error
+	expr  string
+}
+
+func (e *exprError) Error() string { return e.cause.Error() + "\n  expression: " + e.expr }
+
+func (e *exprError) Unwrap() error { return e.cause }
+
+// InExpression returns cause with the SQL text of the expression that
+// failed, shown on a line of its own ("expression: (i + 1)") between the
+// error and the input row that runtime.Worker.RowError adds. errors.As
+// still finds the *Error.
+func InExpression(cause error, expr string) error {
+	if cause == nil {
+		return nil
+	}
+	return &exprError{cause: cause, expr: expr}
+}

@@ -504,6 +504,9 @@ func (c *checker) join(j *joinRef, env *cteEnv) (Plan, *scope) {
 	if l == nil || r == nil {
 		return nil, nil
 	}
+	if !c.streamJoinOK(j, l, r) {
+		return nil, nil
+	}
 	using := j.using
 	if j.natural {
 		for _, lc := range lsc.cols {

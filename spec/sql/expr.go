@@ -51,7 +51,7 @@ func (c *checker) expr(e astExpr, ctx *exprCtx) Expr {
 	case *starExpr:
 		c.errorAt(e, "INVALID_USAGE_OF_STAR_OR_REGEX", "use * only in the SELECT list or in count(*)", "'*' is not allowed here")
 	case *litExpr:
-		return &Literal{Value: e.val, Type: e.typ}
+		return c.literal(e)
 	case *strExpr:
 		return c.interpolate(e)
 	case *paramExpr:

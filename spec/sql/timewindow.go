@@ -1,13 +1,19 @@
 package sql
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/sqlfn"
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // This file checks the constant arguments of window() (Spark's TimeWindow:
-// tumbling windows of a fixed duration, e.g. window(ts, '10 minutes')) and
-// where non-deterministic functions may appear.
+// tumbling windows of a fixed duration, e.g. window(ts, '10 minutes')),
+// where non-deterministic functions may appear, and the session time zone
+// of TIMESTAMP literals.
 
 // windowUnits are the units of a window duration, in µs (Spark's
 // IntervalUtils; months and years are not fixed durations).
@@ -133,4 +139,89 @@ func (c *checker) deterministicOnly(e Expr, at astExpr, clause string) bool {
 	c.errorAt(at, "INVALID_NON_DETERMINISTIC_EXPRESSIONS", "compute it in the SELECT list of a subquery and refer to that column",
 		"non-deterministic function %s is not allowed in %s", call.Func, clause)
 	return false
+}
+
+// literal checks a literal. A zone-less TIMESTAMP literal is read in the
+// pipeline's session time zone when the catalog has one (Spark reads
+// TIMESTAMP '2024-01-01 10:00' in spark.sql.session.timeZone); the parser
+// read it in UTC.
+func (c *checker) literal(e *litExpr) Expr {
+	if e.typ.Kind == types.TimestampKind && e.val != nil && c.cat != nil {
+		z, hasZone := c.cat.(interface{ SessionTimeZone() *time.Location })
+		up := strings.ToUpper(e.text)
+		if q := strings.IndexAny(e.text, `'"`); hasZone && q > 0 && !strings.HasPrefix(up, "TIMESTAMP_NTZ") {
+			if ts, ok := sqlfn.ParseTimestampIn(e.text[q+1:len(e.text)-1], z.SessionTimeZone()); ok {
+				return &Literal{Value: ts, Type: e.typ}
+			}
+		}
+	}
+	return &Literal{Value: e.val, Type: e.typ}
+}
+
+// readsStream reports whether p reads a stream (STREAM(x), also through
+// an inlined temporary view).
+func readsStream(p Plan) bool {
+	found := false
+	walkPlans(p, func(q Plan) {
+		if s, ok := q.(*Scan); ok && s.Streaming {
+			found = true
+		}
+	})
+	return found
+}
+
+// streamJoinOK applies Structured Streaming's join rules: a stream may
+// join a snapshot (stream-static: the snapshot is read again at each
+// micro-batch) when the stream's rows are the ones an outer join keeps —
+// inner, cross, and stream LEFT [OUTER|SEMI|ANTI] JOIN static, or static
+// RIGHT JOIN stream; two streams cannot be joined yet.
+func (c *checker) streamJoinOK(j *joinRef, l, r Plan) bool {
+	ls, rs := readsStream(l), readsStream(r)
+	end := j.pos + len("JOIN")
+	switch {
+	case ls && rs:
+		c.errorf(j.pos, end, "UNSUPPORTED_FEATURE.STREAM_STREAM_JOIN", "join the stream with a table read without STREAM(...) (a stream-static join), or join in a materialized view",
+			"joins of two streams are not supported yet: both sides of this JOIN read STREAM(...)")
+		return false
+	case ls && (j.kind == RightJoin || j.kind == FullJoin):
+		c.errorf(j.pos, end, "UNSUPPORTED_FEATURE.STREAM_STATIC_OUTER_JOIN", "put the stream on the left of a LEFT JOIN",
+			"a %s JOIN with the stream on the left is not supported: rows of the static side would have to wait for the whole stream", joinWord(j.kind))
+		return false
+	case rs && j.kind != InnerJoin && j.kind != CrossJoin && j.kind != RightJoin:
+		c.errorf(j.pos, end, "UNSUPPORTED_FEATURE.STREAM_STATIC_OUTER_JOIN", "put the stream on the left (stream LEFT JOIN static), or use an inner join",
+			"a %s JOIN with the stream on the right is not supported: rows of the static side would have to wait for the whole stream", joinWord(j.kind))
+		return false
+	}
+	return true
+}
+
+func joinWord(k JoinKind) string {
+	return [...]string{InnerJoin: "INNER", LeftJoin: "LEFT", RightJoin: "RIGHT", FullJoin: "FULL OUTER", CrossJoin: "CROSS",
+		LeftSemiJoin: "LEFT SEMI", LeftAntiJoin: "LEFT ANTI"}[k]
+}
+
+var planType = reflect.TypeOf((*Plan)(nil)).Elem()
+
+// walkPlans calls fn for p and every plan below it. It finds the inputs
+// of any node by its fields of type Plan and []Plan, so that new plan
+// nodes need no case here.
+func walkPlans(p Plan, fn func(Plan)) {
+	if p == nil || reflect.ValueOf(p).IsNil() {
+		return
+	}
+	fn(p)
+	v := reflect.ValueOf(p).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch {
+		case f.Type() == planType:
+			if !f.IsNil() {
+				walkPlans(f.Interface().(Plan), fn)
+			}
+		case f.Kind() == reflect.Slice && f.Type().Elem() == planType:
+			for k := 0; k < f.Len(); k++ {
+				walkPlans(f.Index(k).Interface().(Plan), fn)
+			}
+		}
+	}
 }
