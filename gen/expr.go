@@ -335,9 +335,9 @@ func (c *exprCompiler) unary(b *block, e *sql.Unary) val {
 // expression's SQL text.
 func (c *exprCompiler) fail(b *block, cause jen.Code) jen.Code {
 	if c.at == nil {
-		return c.fail(b, cause)
+		return b.fail(cause)
 	}
-	return c.fail(b, jen.Qual(pkgSQLFn, "InExpression").Call(cause, jen.Lit(exprText(c.at))))
+	return b.fail(jen.Qual(pkgSQLFn, "InExpression").Call(cause, jen.Lit(exprText(c.at))))
 }
 
 // colIndex matches the #index FormatExpr puts after column names.
