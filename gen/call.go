@@ -59,6 +59,9 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	case "rand":
 		return val{v: jen.Qual("math/rand/v2", "Float64").Call(), t: e.Type}
 	}
+	if v, ok := c.collection(b, e); ok {
+		return v
+	}
 	fn := sql.LookupFunction(e.Func)
 	if fn == nil || fn.Impl.Kind == sql.ImplInline || fn.Impl.Kind == sql.ImplNone {
 		c.unsupported(e.Pos, "function %s", e.Func)
@@ -118,11 +121,27 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 // coalesce returns the first non-NULL argument, evaluating the rest only
 // when needed.
 func (c *exprCompiler) coalesce(b *block, e *sql.Call) val {
-	whens := make([]sql.When, 0, len(e.Args))
-	for _, a := range e.Args[:len(e.Args)-1] {
-		whens = append(whens, sql.When{Cond: &sql.IsNull{X: a, Not: true}, Then: a})
+	// Each argument is compiled once, inside the branch where the ones
+	// before it were NULL.
+	v, ok := b.fn.tmp("v"), b.fn.tmp("ok")
+	b.add(jen.Var().Id(v).Add(c.reg.baseType(e.Type)), jen.Var().Id(ok).Bool())
+	var tail []jen.Code
+	for i := len(e.Args) - 1; i >= 0; i-- {
+		blk := b.sub()
+		x := c.compile(blk, e.Args[i])
+		set := jen.List(jen.Id(v), jen.Id(ok)).Op("=").List(x.v, jen.True())
+		switch {
+		case x.ok == nil:
+			blk.add(set)
+		case len(tail) == 0:
+			blk.add(jen.If(x.ok).Block(set))
+		default:
+			blk.add(jen.If(x.ok).Block(set).Else().Block(tail...))
+		}
+		tail = blk.stmts
 	}
-	return c.caseExpr(b, &sql.Case{Whens: whens, Else: e.Args[len(e.Args)-1], Type: e.Type, Nullable: e.Nullable})
+	b.add(tail...)
+	return val{v: jen.Id(v), ok: jen.Id(ok), t: e.Type}
 }
 
 // concat joins strings; NULL if any argument is NULL.

@@ -50,7 +50,7 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 		return val{v: x.v, ok: x.ok, t: to}
 	}
 	if from.IsNested() || to.IsNested() {
-		c.unsupported(e.Pos, "CAST from %s to %s", from, to)
+		return c.nestedCast(b, e, x)
 	}
 	// Widening among integral and floating types never fails.
 	if widens(from, to) {

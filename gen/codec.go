@@ -244,9 +244,11 @@ func (g *codecGen) assemble(n *lnode, dst *jen.Statement) []jen.Code {
 		}
 		return out
 	case types.ArrayKind, types.MapKind:
-		elemT := g.reg.goType(*n.typ.Elem, n.typ.ContainsNull)
+		var elemT *jen.Statement
 		if n.typ.Kind == types.MapKind {
 			elemT = jen.Qual(pkgTypes, "KV").Types(g.reg.goType(*n.typ.Key, false), g.reg.goType(*n.typ.Value, n.typ.ValueContainsNull))
+		} else {
+			elemT = g.reg.goType(*n.typ.Elem, n.typ.ContainsNull)
 		}
 		e := g.fn.tmp("e")
 		var read []jen.Code

@@ -154,6 +154,9 @@ type exprCompiler struct {
 	// lambdas are the values of the lambda parameters in scope, by
 	// sql.LambdaVar.ID (lambda.go).
 	lambdas map[int]*lambdaBinding
+	// nextVar numbers the lambda parameters the generator makes up (nested
+	// casts): negative, so they never clash with the checker's IDs.
+	nextVar int
 }
 
 // compile returns x's value, emitting the statements it needs into b.
@@ -187,6 +190,10 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 		return c.like(b, e)
 	case *sql.IsNull:
 		x := c.compile(b, e.X)
+		if x.ok != nil && isSimple(x.v) && len(b.stmts) > 0 {
+			// The value may be a local computed only for its validity.
+			b.add(jen.Id("_").Op("=").Add(x.v.Clone()))
+		}
 		switch {
 		case x.ok == nil:
 			return val{v: jen.Lit(e.Not), t: types.BooleanType}

@@ -75,6 +75,21 @@ var specialCalls = map[string][]string{
 	"date":                  {"date(s)", "date(ts)"},
 	"timestamp":             {"timestamp(s)", "timestamp(dt)"},
 	"max_by":                {"max_by(s, dec)"},
+	"map_keys":              {"map_keys(map(s, i))"},
+	"map_values":            {"map_values(map(s, i))"},
+	"map_from_arrays":       {"map_from_arrays(array(s), arr)"},
+	"flatten":               {"flatten(array(arr, arr))"},
+	"sequence":              {"sequence(i, i)", "sequence(l, l, 2)", "sequence(dt, dt)", "sequence(ts, ts, INTERVAL 1 HOUR)"},
+	"arrays_zip":            {"arrays_zip(arr, array(s))"},
+	"array_join":            {"array_join(arr, ',')", "array_join(array(s), ',', '-')"},
+	"sort_array":            {"sort_array(arr, false)", "sort_array(array(1))"},
+	"slice":                 {"slice(arr, 1, 2)"},
+	"transform":             {"transform(arr, x -> x + 1)", "transform(arr, (x, j) -> j)"},
+	"filter":                {"filter(arr, x -> x > 1)"},
+	"exists":                {"exists(arr, x -> x > 1)"},
+	"forall":                {"forall(arr, x -> x > 1)"},
+	"aggregate":             {"aggregate(arr, 0L, (a, x) -> a + x, a -> a * 2)"},
+	"array_sort":            {"array_sort(arr)", "array_sort(arr, (l, r) -> coalesce(r - l, 0))"},
 }
 
 // callsOf returns calls of fn with sample arguments, or nil when fn takes

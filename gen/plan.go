@@ -36,6 +36,9 @@ type planCompiler struct {
 	// worker, which usesWorker records.
 	scanDepth  int
 	usesWorker bool
+	// incrAgg is the top-level aggregation of a materialized view refreshed
+	// with GROUP_AGGREGATE (see incremental.go), or nil.
+	incrAgg *sql.Aggregate
 }
 
 // worker returns the Go expression of the *runtime.Worker in scope where
@@ -62,6 +65,8 @@ func concurrentSafe(p sql.Plan) bool {
 	case *sql.Filter:
 		return concurrentSafe(p.Input)
 	case *sql.Project:
+		return concurrentSafe(p.Input)
+	case *sql.Generate:
 		return concurrentSafe(p.Input)
 	case *sql.Union:
 		for _, in := range p.Inputs {
@@ -105,6 +110,8 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 			}
 			consume(b, out)
 		})
+	case *sql.Generate:
+		pc.generateRows(b, p, concurrent, consume)
 	case *sql.Aggregate:
 		pc.aggregate(b, p, consume)
 	case *sql.Join:

@@ -71,6 +71,18 @@ type selectStmt struct {
 	groupBy  *groupBy
 	having   astExpr
 	qualify  astExpr
+	// lateral are the LATERAL VIEWs after FROM, in order.
+	lateral []*lateralView
+}
+
+// lateralView is LATERAL VIEW [OUTER] generator(args) table [AS] col, ...
+type lateralView struct {
+	pos     int // of LATERAL
+	end     int
+	outer   bool
+	call    *callExpr
+	table   ident
+	columns []ident
 }
 
 // selectItem is one entry of a SELECT list: an expression with an optional
@@ -78,7 +90,9 @@ type selectStmt struct {
 type selectItem struct {
 	expr  astExpr
 	alias *ident
-	end   int // offset just past the item
+	// aliases are the names of AS (a, b), a generator's columns.
+	aliases []ident
+	end     int // offset just past the item
 }
 
 // groupBy is a GROUP BY clause: plain expressions, or grouping sets.

@@ -790,6 +790,15 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		c.errorf(e.name.pos, e.name.end, "UNRESOLVED_ROUTINE", hint, "function %q does not exist", name)
 		return bad
 	}
+	if fn.Kind == GeneratorFunc {
+		code := "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS"
+		if ctx.clause != "the SELECT list" && ctx.clause != "a lambda function" {
+			code = "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT"
+		}
+		c.errorf(e.name.pos, e.end, code, "give it a SELECT item of its own, or use LATERAL VIEW",
+			"generator %s is only allowed alone in a SELECT item or in LATERAL VIEW", fn.Name)
+		return bad
+	}
 	agg := fn.Kind == AggregateFunc
 	switch {
 	case agg && ctx.inAgg:
@@ -1113,6 +1122,8 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 			fields = append(fields, types.Field{Name: name, Type: args[i+1].ResultType(), Nullable: args[i+1].IsNullable()})
 		}
 		return types.StructOf(fields...), true
+	case ResCollection:
+		return c.collectionType(fn, args, asts)
 	case ResElement:
 		if t := arg0(); t.Kind == types.ArrayKind {
 			return *t.Elem, true

@@ -277,6 +277,14 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 			writeExpr(b, p.Residual)
 		}
 		inputs = []Plan{p.Left, p.Right}
+	case *Generate:
+		b.WriteString("Generate " + p.Func)
+		if p.Outer {
+			b.WriteString(" OUTER")
+		}
+		b.WriteByte(' ')
+		writeExpr(b, p.Arg)
+		inputs = []Plan{p.Input}
 	case *Union:
 		if p.Distinct {
 			b.WriteString("Union DISTINCT")

@@ -21,6 +21,9 @@ type FuncKind uint8
 const (
 	ScalarFunc FuncKind = iota
 	AggregateFunc
+	// GeneratorFunc functions yield several rows per row (explode, ...):
+	// allowed alone in a SELECT item or in LATERAL VIEW (plan node Generate).
+	GeneratorFunc
 )
 
 // ArgRule says what one argument position accepts and the implicit cast
@@ -143,6 +146,9 @@ const (
 	// ResLambda is set by the higher-order function's rule in lambda.go
 	// (it depends on the types of its lambda functions' bodies).
 	ResLambda
+	// ResCollection is set by the collection function's rule in
+	// collections.go (element, key and value types of its arguments).
+	ResCollection
 )
 
 // NullRule says when a function's result may be NULL.
@@ -160,6 +166,9 @@ const (
 	NullIfAllArgs
 	// NullIfArg0: NULL when the first argument is NULL (concat_ws).
 	NullIfArg0
+	// NullCollection is set by the collection function's rule in
+	// collections.go (e.g. flatten is NULL when an inner array may be).
+	NullCollection
 )
 
 // Form says which plan node a call becomes.
@@ -541,7 +550,7 @@ var functionTable = []*Function{
 
 	// Arrays, maps and structs.
 	{Name: "array", Args: args(ArgCommon), Variadic: true, Result: ResArrayOfCommon, Nulls: NullNever, Doc: "an array of the arguments"},
-	{Name: "map", Impl: notCompiled, Args: args(ArgCommon, ArgCommonValue), Variadic: true, Repeat: 2, Result: ResMapOfCommon, Nulls: NullNever,
+	{Name: "map", Args: args(ArgCommon, ArgCommonValue), Variadic: true, Repeat: 2, Result: ResMapOfCommon, Nulls: NullNever,
 		Doc: "a map of the key and value arguments, alternating"},
 	{Name: "struct", Args: args(ArgAny), Variadic: true, Result: ResStruct, Nulls: NullNever, Doc: "a struct of the arguments"},
 	{Name: "named_struct", Args: args(ArgStringConst, ArgAny), Variadic: true, Repeat: 2, Result: ResNamedStruct, Nulls: NullNever,
@@ -554,6 +563,47 @@ var functionTable = []*Function{
 		Doc: "element_at, NULL for an index out of range"},
 	{Name: "array_contains", Args: args(ArgArray, ArgElement), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the array contains the value"},
+
+	// Collection functions whose types follow their arguments' element,
+	// key and value types (collections.go).
+	{Name: "array_distinct", Args: args(ArgArray), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,
+		Doc: "the array without duplicates, in order of first occurrence (one NULL kept)"},
+	{Name: "array_join", Args: args(ArgArray, ArgString, ArgString), MinArgs: 2, Result: ResCollection, Nulls: NullIfAnyArg,
+		Doc: "the elements (cast to STRING) joined by the delimiter; NULL elements skipped, or replaced by the third argument"},
+	{Name: "array_max", Args: args(ArgArray), MinArgs: 1, Result: ResCollection, Nulls: NullAlways,
+		Doc: "the largest non-NULL element; NULL for an empty array"},
+	{Name: "array_min", Args: args(ArgArray), MinArgs: 1, Result: ResCollection, Nulls: NullAlways,
+		Doc: "the smallest non-NULL element; NULL for an empty array"},
+	{Name: "sort_array", Args: args(ArgArray, ArgBooleanConst), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,
+		Doc: "the array sorted ascending (NULLs first) or, when the second argument is false, descending (NULLs last)"},
+	{Name: "flatten", Args: args(ArgArray), MinArgs: 1, Result: ResCollection, Nulls: NullCollection,
+		Doc: "the arrays of an array of arrays concatenated; NULL when one of them is NULL"},
+	{Name: "slice", Args: args(ArgArray, ArgInt, ArgInt), MinArgs: 3, Result: ResCollection, Nulls: NullIfAnyArg,
+		Doc: "length elements from the 1-based start (negative: from the end); start 0 or a negative length is an error"},
+	{Name: "sequence", Args: args(ArgCommon, ArgCommon, ArgAny), MinArgs: 2, Result: ResCollection, Nulls: NullIfAnyArg,
+		Doc: "the integers (or dates, timestamps) from start to stop inclusive, by step (default 1 or -1, a day for dates)"},
+	{Name: "arrays_zip", Args: args(ArgArray), Variadic: true, MinArgs: 1, Result: ResCollection, Nulls: NullIfAnyArg,
+		Doc: "an array of structs whose field i is element n of array i (NULL past its end), as long as the longest"},
+	{Name: "map_keys", Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,
+		Doc: "the keys of the map, in its order"},
+	{Name: "map_values", Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,
+		Doc: "the values of the map, in its order"},
+	{Name: "map_from_arrays", Args: args(ArgArray, ArgArray), MinArgs: 2, Result: ResCollection, Nulls: NullIfAnyArg,
+		Doc: "the map of keys (first array) to values (second array); NULL or duplicate keys and different lengths are errors"},
+
+	// Generators (generate.go): a Generate plan node, not a Call.
+	{Name: "explode", Kind: GeneratorFunc, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection,
+		Doc: "a row per element of the array (column col) or entry of the map (key, value); none for NULL or empty"},
+	{Name: "explode_outer", Kind: GeneratorFunc, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection,
+		Doc: "explode, but a NULL or empty array or map gives one row of NULLs"},
+	{Name: "posexplode", Kind: GeneratorFunc, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection,
+		Doc: "explode with the 0-based position first (pos, col or pos, key, value)"},
+	{Name: "posexplode_outer", Kind: GeneratorFunc, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection,
+		Doc: "posexplode, but a NULL or empty array or map gives one row of NULLs"},
+	{Name: "inline", Kind: GeneratorFunc, Args: args(ArgArray), MinArgs: 1, Result: ResCollection,
+		Doc: "a row per struct of an array of structs, one column per field"},
+	{Name: "inline_outer", Kind: GeneratorFunc, Args: args(ArgArray), MinArgs: 1, Result: ResCollection,
+		Doc: "inline, but a NULL or empty array gives one row of NULLs"},
 
 	// Higher-order functions: their lambda functions' parameters and their
 	// result types are settled in lambda.go.
@@ -634,6 +684,8 @@ func (f *Function) nullable(args []Expr) bool {
 		return true
 	case NullIfArg0:
 		return len(args) > 0 && args[0].IsNullable()
+	case NullCollection:
+		return collectionNullable(f.Name, args)
 	case NullIfAllArgs:
 		for _, a := range args {
 			if !a.IsNullable() {

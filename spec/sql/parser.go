@@ -444,8 +444,11 @@ func (p *parser) parseSelect() *selectStmt {
 			}
 		})
 	}
+	for p.peek().is("LATERAL") && p.peekAt(1).is("VIEW") {
+		p.guard(isClauseStart, func() { s.lateral = append(s.lateral, p.parseLateralView()) })
+	}
 	if p.peek().is("LATERAL") {
-		p.guard(isClauseStart, func() { p.fail(p.peek(), "LATERAL VIEW is not supported") })
+		p.guard(isClauseStart, func() { p.fail(p.peek(), "expected LATERAL VIEW") })
 	}
 	if p.peek().is("WHERE") {
 		p.guard(isClauseStart, func() {
@@ -472,6 +475,38 @@ func (p *parser) parseSelect() *selectStmt {
 		})
 	}
 	return s
+}
+
+// parseLateralView parses LATERAL VIEW [OUTER] generator(args) table
+// [[AS] column, ...] (Spark's lateralView rule).
+func (p *parser) parseLateralView() *lateralView {
+	lv := &lateralView{pos: p.advance().pos}
+	p.expect("VIEW")
+	lv.outer = p.accept("OUTER")
+	name := p.ident("a generator function such as explode")
+	call, ok := p.parseCall(ident{name: strings.ToLower(name.name), pos: name.pos, end: name.end}).(*callExpr)
+	if !ok {
+		p.fail(p.peek(), "expected a generator function call")
+	}
+	lv.call = call
+	lv.end = call.end
+	if !canAlias(p.peek()) || p.peek().is("AS") {
+		p.fail(p.peek(), "expected a table alias after the generator (LATERAL VIEW explode(xs) t AS x)")
+	}
+	lv.table = p.ident("a table alias")
+	lv.end = lv.table.end
+	hasAS := p.accept("AS")
+	if hasAS || canAlias(p.peek()) {
+		for {
+			id := p.ident("a column alias")
+			lv.columns = append(lv.columns, id)
+			lv.end = id.end
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	return lv
 }
 
 func (p *parser) parseSelectItem() *selectItem {
@@ -505,7 +540,10 @@ func (p *parser) parseSelectItem() *selectItem {
 	_, item.end = e.span()
 	if p.accept("AS") {
 		if p.peek().isOp("(") {
-			p.fail(p.peek(), "multi-column aliases are not supported")
+			// expr AS (a, b): the names of a generator's columns.
+			item.aliases = p.identList()
+			item.end = p.toks[p.i-1].end
+			return item
 		}
 		id := p.ident("an alias")
 		item.alias = &id

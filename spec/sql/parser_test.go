@@ -228,7 +228,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"WITH RECURSIVE t AS (SELECT 1) SELECT 1", "5-14 PARSE_SYNTAX_ERROR syntax error at or near 'RECURSIVE' (recursive WITH is not supported)"},
 		{"SELECT a FROM t CLUSTER BY a", "16-23 PARSE_SYNTAX_ERROR syntax error at or near 'CLUSTER' (use ORDER BY)"},
 		{"SELECT f(a => 1)", "9-10 PARSE_SYNTAX_ERROR syntax error at or near 'a' (named arguments are not supported)"},
-		{"SELECT a AS (b, c) FROM t", "12-13 PARSE_SYNTAX_ERROR syntax error at or near '(' (multi-column aliases are not supported)"},
+		{"SELECT a FROM t LATERAL VIEW explode(x)", "39-39 PARSE_SYNTAX_ERROR syntax error at end of input (expected a table alias after the generator (LATERAL VIEW explode(xs) t AS x))"},
 		{"SELECT a FROM t WINDOW w AS (PARTITION BY a)", "16-22 PARSE_SYNTAX_ERROR syntax error at or near 'WINDOW' (named windows are not supported yet)"},
 		{"SELECT a LIKE ANY ('a')", "14-17 PARSE_SYNTAX_ERROR syntax error at or near 'ANY' (LIKE ANY is not supported)"},
 		{"SELECT EXTRACT(fortnight FROM ts)", "15-24 INVALID_EXTRACT_FIELD cannot extract \"fortnight\" (use YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOY, HOUR, MINUTE or SECOND)"},

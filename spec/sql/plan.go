@@ -127,6 +127,23 @@ type Join struct {
 	Columns   []Column
 }
 
+// Generate calls a generator function on each row of Input and yields
+// one row per element: Input's columns followed by the generated ones
+// (Spark's Generate, from a generator in the SELECT list or a LATERAL
+// VIEW). Func is "explode" (an ARRAY's elements as col, a MAP's entries as
+// key and value), "posexplode" (the same after pos, the 0-based INT
+// position) or "inline" (the fields of each struct of an ARRAY<STRUCT>).
+// A NULL or empty Arg yields no row, or with Outer (explode_outer,
+// LATERAL VIEW OUTER, ...) one row whose generated columns are NULL.
+type Generate struct {
+	Input Plan
+	Func  string
+	// Arg is the ARRAY or MAP, over Input's columns.
+	Arg     Expr
+	Outer   bool
+	Columns []Column
+}
+
 // Union is UNION ALL (and, with Distinct, UNION). Inputs have the same number
 // of columns with identical types (casts inserted by the checker).
 type Union struct {
@@ -165,6 +182,7 @@ func (p *Filter) Output() []Column    { return p.Input.Output() }
 func (p *Project) Output() []Column   { return p.Columns }
 func (p *Aggregate) Output() []Column { return p.Columns }
 func (p *Join) Output() []Column      { return p.Columns }
+func (p *Generate) Output() []Column  { return p.Columns }
 func (p *Union) Output() []Column     { return p.Columns }
 func (p *Distinct) Output() []Column  { return p.Input.Output() }
 func (p *Sort) Output() []Column      { return p.Input.Output() }
@@ -176,6 +194,7 @@ func (*Filter) planNode()    {}
 func (*Project) planNode()   {}
 func (*Aggregate) planNode() {}
 func (*Join) planNode()      {}
+func (*Generate) planNode()  {}
 func (*Union) planNode()     {}
 func (*Distinct) planNode()  {}
 func (*Sort) planNode()      {}

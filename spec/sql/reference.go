@@ -110,6 +110,7 @@ var resultTexts = map[ResultRule]string{
 	ResElement:       "element (or map value) type",
 	ResOperator:      "as the operator",
 	ResLambda:        "from the lambda function",
+	ResCollection:    "from the arguments' element, key and value types",
 }
 
 func resultText(f *Function) string {
@@ -123,11 +124,12 @@ func resultText(f *Function) string {
 }
 
 var nullTexts = map[NullRule]string{
-	NullIfAnyArg:  "when an argument is",
-	NullNever:     "never",
-	NullAlways:    "may be",
-	NullIfAllArgs: "when all arguments are",
-	NullIfArg0:    "when argument 1 is",
+	NullIfAnyArg:   "when an argument is",
+	NullNever:      "never",
+	NullAlways:     "may be",
+	NullIfAllArgs:  "when all arguments are",
+	NullIfArg0:     "when argument 1 is",
+	NullCollection: "when an argument or an inner array is",
 }
 
 func nullText(f *Function) string {

@@ -39,6 +39,11 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 	} else if input, sc = c.fromList(s.from, env); input == nil {
 		return nil
 	}
+	for _, lv := range s.lateral {
+		if input, sc = c.lateralView(lv, input, sc); input == nil {
+			return nil
+		}
+	}
 	if s.where != nil {
 		cond := c.boolean(s.where, &exprCtx{sc: sc, clause: "WHERE"}, "the WHERE condition")
 		if !isBad(cond) {
@@ -49,6 +54,25 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 		c.errorAt(s.qualify, "UNSUPPORTED_FEATURE", "", "QUALIFY is not supported yet: it needs window functions")
 	}
 	items := c.expandItems(s, sc)
+	gi := c.selectGenerator(s, order)
+	switch {
+	case gi == -2:
+		return nil
+	case gi >= 0:
+		// The generator runs after WHERE; ORDER BY sees the input's columns.
+		var isc *scope
+		if input, isc, items = c.generatorItems(s, gi, items, input, sc); input == nil {
+			return nil
+		}
+		ctx := &exprCtx{sc: isc, clause: "the SELECT list"}
+		exprs := make([]Expr, len(items))
+		for i, it := range items {
+			exprs[i] = c.item(it, ctx)
+			items[i].name = resolvedName(it, exprs[i])
+		}
+		orderExpr := func(e astExpr) Expr { return c.expr(e, &exprCtx{sc: sc, clause: "ORDER BY"}) }
+		return c.finishSelect(input, items, exprs, s.distinct, order, orderExpr)
+	}
 	if s.groupBy != nil || s.having != nil || c.hasAggregate(s, order) {
 		return c.aggregateQuery(s, items, input, sc, order)
 	}
