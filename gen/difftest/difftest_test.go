@@ -54,7 +54,9 @@ type entry struct {
 // zone-less parsing and rendering are exercised.
 const sessionTimeZone = "America/New_York"
 
-// source is one input relation: files, format and Spark DDL schema.
+// source is one input relation: files, format and Spark DDL schema. A
+// relative path is under the run's base folder (--base-dir), so that the
+// generated program, and its cached build, do not depend on it.
 type source struct {
 	name, path, format, schema string
 }
@@ -64,9 +66,10 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// sources returns the corpus' inputs; edge is the folder of the generated
-// edge-case tables.
-func sources(edge string) []source {
+// sources returns the corpus' inputs: the real data sets in the
+// repository, and under the base folder the generated edge-case tables
+// (edge/) and the stream-static inputs (stream/).
+func sources() []source {
 	root := repoRoot()
 	td := filepath.Join(root, "gen", "difftest", "testdata")
 	return []source{
@@ -78,10 +81,12 @@ func sources(edge string) []source {
 		{"flights", filepath.Join(td, "flights"), "json", "DEST_COUNTRY_NAME STRING, ORIGIN_COUNTRY_NAME STRING, count BIGINT"},
 		{"events", filepath.Join(td, "events"), "json",
 			"id STRING, type STRING, actor STRUCT<id: BIGINT, login: STRING>, repo STRUCT<id: BIGINT, name: STRING>, public BOOLEAN, created_at TIMESTAMP"},
-		{"nums", filepath.Join(edge, "nums"), "json", "k INT, i INT, l BIGINT, d DOUBLE, dec DECIMAL(18,4), s STRING"},
-		{"nothing", filepath.Join(edge, "nothing"), "json", "k INT, i INT, l BIGINT, d DOUBLE, dec DECIMAL(18,4), s STRING"},
-		{"texts", filepath.Join(edge, "texts"), "json", "k INT, s STRING"},
-		{"times", filepath.Join(edge, "times"), "json", "k INT, ts TIMESTAMP, d DATE"},
+		{"nums", "edge/nums", "json", "k INT, i INT, l BIGINT, d DOUBLE, dec DECIMAL(18,4), s STRING"},
+		{"nothing", "edge/nothing", "json", "k INT, i INT, l BIGINT, d DOUBLE, dec DECIMAL(18,4), s STRING"},
+		{"texts", "edge/texts", "json", "k INT, s STRING"},
+		{"times", "edge/times", "json", "k INT, ts TIMESTAMP, d DATE"},
+		{"s_orders", "stream/orders", "json", "id INT, customer INT, amount DECIMAL(10,2)"},
+		{"s_customers", "stream/customers", "json", "id INT, name STRING"},
 	}
 }
 
@@ -129,9 +134,9 @@ var edgeTables = map[string][]string{
 // expected Spark result.
 func TestCorpus(t *testing.T) {
 	entries := loadCorpus(t)
-	edge := t.TempDir()
+	base := t.TempDir()
 	for name, lines := range edgeTables {
-		dir := filepath.Join(edge, name)
+		dir := filepath.Join(base, "edge", name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -143,11 +148,12 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srcs := sources(edge)
+	writeStreamBatch(t, base, 1)
+	srcs := sources()
 	p, files := generate(t, pipelineSpec(srcs, entries))
 	prog := buildProgram(t, files)
 	warehouse := t.TempDir()
-	cmd := exec.Command(prog, "run", "--warehouse", warehouse)
+	cmd := exec.Command(prog, "run", "--warehouse", warehouse, "--base-dir", base)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	runErr := cmd.Run()
@@ -159,7 +165,7 @@ func TestCorpus(t *testing.T) {
 	if runErr != nil && !expectFailure {
 		t.Fatalf("run: %v\n%s", runErr, stderr.String())
 	}
-	duck := duckResults(t, srcs, entries)
+	duck := duckResults(t, base, srcs, entries)
 	schemas := map[string]types.Schema{}
 	for _, d := range p.Tables {
 		schemas[d.Name] = columnsSchema(d.Columns)
@@ -208,6 +214,65 @@ func TestCorpus(t *testing.T) {
 			}
 		})
 	}
+	t.Run("stream_static_join", func(t *testing.T) { checkStreamStatic(t, prog, base, warehouse, schemas) })
+}
+
+// streamStaticTable is a streaming table that joins a stream of orders
+// with the snapshot of a customers source: Spark's stream-static join,
+// whose static side is read again at each micro-batch.
+const streamStaticTable = `  s_enriched:
+    kind: streaming_table
+    query: |
+      SELECT o.id, o.amount, c.name
+      FROM STREAM(s_orders) o LEFT JOIN s_customers c ON o.customer = c.id
+`
+
+// writeStreamBatch lands batch n of the stream-static inputs: new orders,
+// and a customers file that adds a customer the new orders refer to.
+func writeStreamBatch(t *testing.T, base string, n int) {
+	t.Helper()
+	files := map[string]string{
+		fmt.Sprintf("stream/orders/%d.json", n): map[int]string{
+			1: `{"id": 1, "customer": 10, "amount": 5.25}` + "\n" + `{"id": 2, "customer": 20, "amount": 7.00}` + "\n" + `{"id": 3, "customer": null, "amount": 1.00}` + "\n",
+			2: `{"id": 4, "customer": 20, "amount": 2.50}` + "\n" + `{"id": 5, "customer": 10, "amount": 9.99}` + "\n",
+		}[n],
+		fmt.Sprintf("stream/customers/%d.json", n): map[int]string{
+			1: `{"id": 10, "name": "Ada"}` + "\n",
+			2: `{"id": 20, "name": "Grace"}` + "\n",
+		}[n],
+	}
+	for name, data := range files {
+		path := filepath.Join(base, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// checkStreamStatic checks the stream-static join over two updates: the
+// first batch's orders were joined with the customers known then (order 2
+// found no customer 20), the second batch's with the customers known at
+// that micro-batch (customer 20 has arrived); rows already written are
+// not recomputed, as in Spark.
+func checkStreamStatic(t *testing.T, prog, base, warehouse string, schemas map[string]types.Schema) {
+	table := filepath.Join(warehouse, "main", "corpus", "s_enriched")
+	want1 := []string{"1 | 5.25 | Ada", "2 | 7.00 | NULL", "3 | 1.00 | NULL"}
+	if got := tableRows(t, table, schemas["s_enriched"]); !slices.Equal(got, want1) {
+		t.Fatalf("after the first update: %q, want %q", got, want1)
+	}
+	writeStreamBatch(t, base, 2)
+	cmd := exec.Command(prog, "run", "--warehouse", warehouse, "--base-dir", base, "--refresh", "s_enriched")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("second update: %v\n%s", err, out)
+	}
+	want2 := append(append([]string(nil), want1...), "4 | 2.50 | Grace", "5 | 9.99 | Ada")
+	slices.Sort(want2)
+	if got := tableRows(t, table, schemas["s_enriched"]); !slices.Equal(got, want2) {
+		t.Errorf("after the second update: %q, want %q", got, want2)
+	}
 }
 
 var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -255,6 +320,7 @@ func pipelineSpec(srcs []source, entries []entry) string {
 		fmt.Fprintf(&b, "  %s:\n    files: {path: %q, format: %s}\n    schema: %q\n", s.name, s.path, s.format, s.schema)
 	}
 	b.WriteString("datasets:\n")
+	b.WriteString(streamStaticTable)
 	for _, e := range entries {
 		fmt.Fprintf(&b, "  q_%s:\n    kind: materialized_view\n    query: |\n", e.Name)
 		for _, l := range strings.Split(strings.TrimRight(e.SQL, "\n"), "\n") {
@@ -495,7 +561,7 @@ func (r duckResult) rows(t *testing.T, s types.Schema) []string {
 
 // duckResults runs every entry without an expected result through DuckDB
 // in one node process.
-func duckResults(t *testing.T, srcs []source, entries []entry) map[string]duckResult {
+func duckResults(t *testing.T, base string, srcs []source, entries []entry) map[string]duckResult {
 	t.Helper()
 	type query struct {
 		Name string `json:"name"`
@@ -507,6 +573,9 @@ func duckResults(t *testing.T, srcs []source, entries []entry) map[string]duckRe
 		Queries  []query  `json:"queries"`
 	}{TimeZone: sessionTimeZone}
 	for _, s := range srcs {
+		if !filepath.IsAbs(s.path) {
+			s.path = filepath.Join(base, s.path)
+		}
 		batch.Setup = append(batch.Setup, duckSetup(t, s))
 	}
 	for _, e := range entries {
