@@ -122,7 +122,9 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
 	}
 	if parallel {
+		pc.seedAggregate(b, p, parts)
 		pc.mergeParts(b, p, global, state, groups, order, parts)
+		pc.keepAggregate(b, p, global, part, groups, order)
 	}
 
 	emit := b.sub()

@@ -554,14 +554,16 @@ func (g *generator) flowLit(fl *spec.Flow) jen.Code {
 		}
 		inputs = append(inputs, jen.Values(d))
 	}
-	return jen.Values(jen.Dict{
+	d := jen.Dict{
 		jen.Id("Name"):       jen.Lit(fl.Name),
 		jen.Id("Target"):     jen.Id(g.vars[fl.Target.Name]),
 		jen.Id("Kind"):       jen.Qual(pkgRuntime, kind),
 		jen.Id("Inputs"):     jen.Index().Qual(pkgRuntime, "Input").Values(inputs...),
 		jen.Id("Definition"): jen.Lit(definitionHash(fl)),
 		jen.Id("Run"):        jen.Id("run" + fl.GoName),
-	})
+	}
+	incrementalFields(fl, d)
+	return jen.Values(d)
 }
 
 // flowFunc compiles one flow's plan into `func runX(ctx *runtime.FlowContext) error`.
@@ -572,6 +574,7 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 	}
 	fs := &funcScope{pkg: g.pkg}
 	pc := &planCompiler{reg: g.reg, fn: fs, rels: map[string]*relInfo{}, feeds: map[string]*relInfo{}}
+	_, pc.incrAgg, _ = mvTechnique(fl)
 	for name, row := range g.rows {
 		pc.rels[name] = &relInfo{varName: g.vars[name], row: row}
 	}

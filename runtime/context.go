@@ -27,6 +27,12 @@ type FlowContext struct {
 	metrics    flowMetrics
 	// cdc holds what an AUTO CDC flow's run collected (ApplyChanges).
 	cdc *cdcBatch
+	// incr is set when a materialized view is refreshed incrementally: the
+	// input files its snapshot scans read instead, and the saved
+	// aggregation state (see incremental.go).
+	incr *incrementalRun
+	// keptState is the aggregation state KeepAggregate recorded.
+	keptState []byte
 }
 
 // flowMetrics are counted while a flow runs; the flow_progress event

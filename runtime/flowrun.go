@@ -455,6 +455,9 @@ type mvState struct {
 	Inputs    map[string]string `json:"inputs"`
 	Refreshes int64             `json:"refreshes"`
 	FlowID    string            `json:"flowId"`
+	// StateFile is the aggregation state saved by the last refresh, for a
+	// GROUP_AGGREGATE refresh (see incremental.go).
+	StateFile string `json:"stateFile,omitempty"`
 }
 
 // runComplete refreshes a materialized view: recompute from snapshots of
@@ -494,26 +497,47 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		u.planning(f, "NO_OP", "no input and no part of the definition changed since the last refresh")
 		return res, nil
 	}
-	res.technique = "COMPLETE_RECOMPUTE"
-	u.planning(f, "COMPLETE_RECOMPUTE", reason)
 	if state.FlowID == "" {
 		state.FlowID = newID()
 	}
+	incr, reason, err := u.planIncremental(f, h, &state, sig, reason)
+	if err != nil {
+		return res, err
+	}
+	res.technique = incr.technique
+	u.planning(f, incr.technique, reason)
 	ctx := u.newContext(f, h, nil)
+	if incr.technique != "COMPLETE_RECOMPUTE" {
+		ctx.incr = incr
+	}
 	err = f.Run(ctx)
 	files, counts, err := ctx.finish(err)
 	if err != nil {
 		return res, err
 	}
+	stateFile, err := u.saveAggState(f, &state, ctx.keptState)
+	if err != nil {
+		return res, err
+	}
 	faultPoint("mid-mv-replace")
-	if err := h.commitReplace(f.Target.tableDesc(), files, &txnAction{AppID: state.FlowID, Version: state.Refreshes}); err != nil {
+	txn := &txnAction{AppID: state.FlowID, Version: state.Refreshes}
+	if incr.technique == "APPEND_ONLY" {
+		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": "APPEND_ONLY"})
+	} else {
+		err = h.commitReplace(f.Target.tableDesc(), files, txn)
+	}
+	if err != nil {
 		return res, err
 	}
 	faultPoint("after-commit")
-	state.Definition, state.Params, state.Inputs = f.Definition, u.paramsDigest(), sig
+	old := state.StateFile
+	state.Definition, state.Params, state.Inputs, state.StateFile = f.Definition, u.paramsDigest(), sig, stateFile
 	state.Refreshes++
 	if err := writeFileAtomic(statePath, mustJSON(state)); err != nil {
 		return res, err
+	}
+	if old != "" && old != stateFile {
+		os.Remove(filepath.Join(dir, old))
 	}
 	res.add(ctx, counts, expectationNames(f.Target), h.name)
 	return res, nil

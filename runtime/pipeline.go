@@ -130,6 +130,15 @@ type Flow struct {
 	// Run executes the flow's query over the current micro-batch (streaming
 	// flows) or over snapshots of its inputs (other flows).
 	Run func(ctx *FlowContext) error
+	// Incremental is the technique a materialized view's query allows when
+	// its input only received appends since the last refresh (Databricks'
+	// names): "APPEND_ONLY" (a row-wise query: the new rows' results are
+	// appended) or "GROUP_AGGREGATE" (a top-level aggregation with
+	// decomposable aggregates: the saved aggregation state absorbs the new
+	// rows; see SeedAggregate). Empty means always COMPLETE_RECOMPUTE, for
+	// the reason NotIncremental gives. Set by pipegen.
+	Incremental    string
+	NotIncremental string
 }
 
 // Input is one relation a flow reads.

@@ -103,6 +103,8 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 	var files []tableFile
 	if opts.Streaming {
 		files = ctx.batch.tables[name]
+	} else if added, ok := ctx.incr.addedFiles(name); ok {
+		files = added
 	} else {
 		h, err := ctx.u.handle(name)
 		if err != nil {

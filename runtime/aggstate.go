@@ -1,0 +1,363 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"unsafe"
+)
+
+// The aggregation state of a materialized view refreshed with
+// GROUP_AGGREGATE is the generated code's hash table itself (group key →
+// accumulators, and the keys in order of first appearance), kept between
+// refreshes in the flow's checkpoint. It is encoded by reflection over the
+// generated types — booleans, numbers, strings, slices, arrays, maps,
+// structs (unexported fields included) and pointers — in a compact binary
+// form preceded by a description of the type, so that state written for
+// another definition is refused rather than misread.
+
+// SeedAggregate makes the aggregation state saved by the previous refresh
+// of a GROUP_AGGREGATE materialized view the first partial state of l, so
+// that merging the workers' partial states folds the new rows into it. In
+// any other refresh it does nothing. Generated code calls it before it
+// merges the partial states of its top-level aggregation.
+func SeedAggregate[T any](ctx *FlowContext, l *Locals[T]) error {
+	if ctx.incr == nil || ctx.incr.state == nil {
+		return nil
+	}
+	v := new(T)
+	if err := decodeState(ctx.incr.state, v); err != nil {
+		return fmt.Errorf("flow %s: aggregation state: %w", ctx.flow.Name, err)
+	}
+	l.mu.Lock()
+	l.all = append([]*T{v}, l.all...)
+	l.mu.Unlock()
+	return nil
+}
+
+// KeepAggregate records v, the merged aggregation state of a
+// materialized view's top-level aggregation, to be saved with the refresh
+// for the next one. Generated code calls it once the partial states are
+// merged.
+func KeepAggregate[T any](ctx *FlowContext, v *T) error {
+	data, err := encodeState(v)
+	if err != nil {
+		return fmt.Errorf("flow %s: aggregation state: %w", ctx.flow.Name, err)
+	}
+	ctx.keptState = data
+	return nil
+}
+
+// encodeState encodes *v.
+func encodeState(v any) ([]byte, error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, errors.New("want a non-nil pointer")
+	}
+	e := &stateEncoder{}
+	sig := typeSignature(rv.Elem().Type())
+	e.uvarint(uint64(len(sig)))
+	e.buf = append(e.buf, sig...)
+	if err := e.value(rv.Elem()); err != nil {
+		return nil, err
+	}
+	return e.buf, nil
+}
+
+// decodeState decodes data into *v, whose type must be the encoded one.
+func decodeState(data []byte, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return errors.New("want a non-nil pointer")
+	}
+	d := &stateDecoder{buf: data}
+	n, err := d.uvarint()
+	if err != nil {
+		return err
+	}
+	if uint64(len(d.buf)) < n {
+		return errors.New("truncated")
+	}
+	if got, want := string(d.buf[:n]), typeSignature(rv.Elem().Type()); got != want {
+		return fmt.Errorf("saved for another definition (%s, want %s)", got, want)
+	}
+	d.buf = d.buf[n:]
+	if err := d.value(rv.Elem()); err != nil {
+		return err
+	}
+	if len(d.buf) != 0 {
+		return errors.New("trailing bytes")
+	}
+	return nil
+}
+
+// typeSignature describes a type's layout (kinds, field names, element
+// types), without the names of the generated types, which may differ
+// between builds of the same definition.
+func typeSignature(t reflect.Type) string {
+	var b strings.Builder
+	var walk func(t reflect.Type, depth int)
+	walk = func(t reflect.Type, depth int) {
+		if depth > 20 {
+			b.WriteString("…")
+			return
+		}
+		switch t.Kind() {
+		case reflect.Struct:
+			b.WriteString("{")
+			for i := 0; i < t.NumField(); i++ {
+				f := t.Field(i)
+				b.WriteString(f.Name + ":")
+				walk(f.Type, depth+1)
+				b.WriteString(";")
+			}
+			b.WriteString("}")
+		case reflect.Slice:
+			b.WriteString("[]")
+			walk(t.Elem(), depth+1)
+		case reflect.Array:
+			fmt.Fprintf(&b, "[%d]", t.Len())
+			walk(t.Elem(), depth+1)
+		case reflect.Pointer:
+			b.WriteString("*")
+			walk(t.Elem(), depth+1)
+		case reflect.Map:
+			b.WriteString("map[")
+			walk(t.Key(), depth+1)
+			b.WriteString("]")
+			walk(t.Elem(), depth+1)
+		default:
+			b.WriteString(t.Kind().String())
+		}
+	}
+	walk(t, 0)
+	return b.String()
+}
+
+type stateEncoder struct{ buf []byte }
+
+func (e *stateEncoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
+
+func (e *stateEncoder) value(v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.Bool:
+		if v.Bool() {
+			e.buf = append(e.buf, 1)
+		} else {
+			e.buf = append(e.buf, 0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.buf = binary.AppendVarint(e.buf, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		e.uvarint(v.Uint())
+	case reflect.Float32, reflect.Float64:
+		e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(v.Float()))
+	case reflect.String:
+		s := v.String()
+		e.uvarint(uint64(len(s)))
+		e.buf = append(e.buf, s...)
+	case reflect.Slice:
+		if v.IsNil() {
+			e.uvarint(0)
+			return nil
+		}
+		e.uvarint(uint64(v.Len()) + 1)
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			e.buf = append(e.buf, v.Bytes()...)
+			return nil
+		}
+		for i := 0; i < v.Len(); i++ {
+			if err := e.value(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if err := e.value(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			e.uvarint(0)
+			return nil
+		}
+		e.uvarint(uint64(v.Len()) + 1)
+		it := v.MapRange()
+		for it.Next() {
+			if err := e.value(it.Key()); err != nil {
+				return err
+			}
+			if err := e.value(it.Value()); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if err := e.value(v.Field(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			e.buf = append(e.buf, 0)
+			return nil
+		}
+		e.buf = append(e.buf, 1)
+		return e.value(v.Elem())
+	default:
+		return fmt.Errorf("cannot encode a %s", v.Type())
+	}
+	return nil
+}
+
+type stateDecoder struct{ buf []byte }
+
+var errTruncated = errors.New("truncated aggregation state")
+
+func (d *stateDecoder) uvarint() (uint64, error) {
+	x, n := binary.Uvarint(d.buf)
+	if n <= 0 {
+		return 0, errTruncated
+	}
+	d.buf = d.buf[n:]
+	return x, nil
+}
+
+func (d *stateDecoder) take(n uint64) ([]byte, error) {
+	if uint64(len(d.buf)) < n {
+		return nil, errTruncated
+	}
+	b := d.buf[:n]
+	d.buf = d.buf[n:]
+	return b, nil
+}
+
+// settable returns v, or a settable alias of it when it is an unexported
+// field (v must be addressable).
+func settable(v reflect.Value) reflect.Value {
+	if v.CanSet() {
+		return v
+	}
+	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+}
+
+func (d *stateDecoder) value(v reflect.Value) error {
+	v = settable(v)
+	switch v.Kind() {
+	case reflect.Bool:
+		b, err := d.take(1)
+		if err != nil {
+			return err
+		}
+		v.SetBool(b[0] == 1)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, n := binary.Varint(d.buf)
+		if n <= 0 {
+			return errTruncated
+		}
+		d.buf = d.buf[n:]
+		v.SetInt(x)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		x, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		v.SetUint(x)
+	case reflect.Float32, reflect.Float64:
+		b, err := d.take(8)
+		if err != nil {
+			return err
+		}
+		v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+	case reflect.String:
+		n, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		b, err := d.take(n)
+		if err != nil {
+			return err
+		}
+		v.SetString(string(b))
+	case reflect.Slice:
+		n, err := d.uvarint()
+		if err != nil || n == 0 {
+			return err
+		}
+		n--
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			b, err := d.take(n)
+			if err != nil {
+				return err
+			}
+			v.SetBytes(append([]byte(nil), b...))
+			return nil
+		}
+		if n > uint64(len(d.buf)) {
+			return errTruncated
+		}
+		s := reflect.MakeSlice(v.Type(), int(n), int(n))
+		for i := 0; i < int(n); i++ {
+			if err := d.value(s.Index(i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if err := d.value(v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		n, err := d.uvarint()
+		if err != nil || n == 0 {
+			return err
+		}
+		n--
+		if n > uint64(len(d.buf)) {
+			return errTruncated
+		}
+		m := reflect.MakeMapWithSize(v.Type(), int(n))
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		for i := uint64(0); i < n; i++ {
+			k.SetZero()
+			e.SetZero()
+			if err := d.value(k); err != nil {
+				return err
+			}
+			if err := d.value(e); err != nil {
+				return err
+			}
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if err := d.value(v.Field(i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Pointer:
+		b, err := d.take(1)
+		if err != nil {
+			return err
+		}
+		if b[0] == 0 {
+			v.SetZero()
+			return nil
+		}
+		p := reflect.New(v.Type().Elem())
+		if err := d.value(p.Elem()); err != nil {
+			return err
+		}
+		v.Set(p)
+	default:
+		return fmt.Errorf("cannot decode a %s", v.Type())
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package runtime
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// The shapes generated aggregations keep: unexported part fields, a map
+// from a key struct to pointers of accumulators with sets (struct{}
+// values), insertion-order slices, NULL-able values and decimals.
+type testKey struct {
+	F0   types.Date
+	F0OK bool
+	F1   string
+}
+
+type testAcc struct {
+	A0      int64
+	A0OK    bool
+	A1      types.Decimal
+	A2      map[string]struct{}
+	A2Order []string
+	A3      float64
+	A4      types.Null[types.Timestamp]
+	A5      []byte
+	A6      *testAcc
+}
+
+type testPart struct {
+	groups map[testKey]*testAcc
+	order  []testKey
+}
+
+func TestAggStateRoundTrip(t *testing.T) {
+	in := &testPart{groups: map[testKey]*testAcc{}}
+	for i, k := range []testKey{{F0: 19000, F0OK: true, F1: "eu"}, {F1: ""}, {F0: -3, F0OK: true, F1: "naïve"}} {
+		in.groups[k] = &testAcc{A0: int64(i*1000 - 7), A0OK: i != 1, A1: types.Decimal{Hi: -1, Lo: 12345}, A3: -0.5 * float64(i),
+			A2: map[string]struct{}{"o-1": {}, "o-" + k.F1: {}}, A2Order: []string{"o-1", "o-" + k.F1},
+			A4: types.Null[types.Timestamp]{V: 1_700_000_000_000_000, Valid: i == 2}, A5: []byte{byte(i), 0, 255}}
+		in.order = append(in.order, k)
+	}
+	in.groups[in.order[0]].A6 = &testAcc{A0: 42}
+	data, err := encodeState(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &testPart{}
+	if err := decodeState(data, out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("round trip:\n%+v\n%+v", in, out)
+	}
+	// State of another shape is refused, as is a damaged one.
+	type otherPart struct {
+		groups map[testKey]*testAcc
+		order  []string
+	}
+	if err := decodeState(data, &otherPart{}); err == nil || !strings.Contains(err.Error(), "another definition") {
+		t.Errorf("decoding into another type: %v", err)
+	}
+	if err := decodeState(data[:len(data)-3], &testPart{}); err == nil {
+		t.Error("a truncated state was accepted")
+	}
+	// A global aggregate's state is the accumulator itself.
+	acc := &testAcc{A0: 3}
+	data, _ = encodeState(acc)
+	var back testAcc
+	if err := decodeState(data, &back); err != nil || back.A0 != 3 || back.A2 != nil {
+		t.Errorf("accumulator: %+v, %v", back, err)
+	}
+}
