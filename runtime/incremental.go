@@ -165,4 +165,3 @@ func (h *tableHandle) txnVersion(appID string) (int64, error) {
 	}
 	return -1, nil
 }
-
