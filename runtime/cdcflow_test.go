@@ -438,3 +438,42 @@ func TestCDCFlowChangedKeysOrTypeNeedsFullRefresh(t *testing.T) {
 		t.Errorf("after the full refresh: %q", got)
 	}
 }
+
+// TestCDCFlowAcrossDeltaCheckpoints merges more micro-batches than the
+// table's checkpoint interval, so that the leaves' tags are read back from
+// a Parquet checkpoint, and checks the table against the last change of
+// each key.
+func TestCDCFlowAcrossDeltaCheckpoints(t *testing.T) {
+	defer func(n int) { cdcLeafKeys = n }(cdcLeafKeys)
+	cdcLeafKeys = 2
+	dir := t.TempDir()
+	p, _ := refPipeline(false, false, nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	last := map[int32]refChange{}
+	var batches [][]refChange
+	for i := 0; i < 25; i++ {
+		c := refChange{userID: int32(100 + rng.IntN(8)), name: fmt.Sprintf("n%d", i), city: "c", op: "UPSERT", seq: int64(i + 1)}
+		if rng.IntN(4) == 0 {
+			c.op, c.name, c.city = "DELETE", "", ""
+		}
+		last[c.userID] = c
+		batches = append(batches, []refChange{c})
+	}
+	landFiles(t, dir, 0, batches)
+	mustRun(t, p, dir, RunOptions{})
+	table := tablePath(dir, "users")
+	if _, ok, err := delta.ReadLastCheckpoint(table); err != nil || !ok {
+		t.Fatalf("no checkpoint was written (%v); the test needs one", err)
+	}
+	var want []string
+	for id, c := range last {
+		if c.op != "DELETE" {
+			want = append(want, fmt.Sprintf("%d | %s | c", id, c.name))
+		}
+	}
+	slices.Sort(want)
+	if got := tableRows(t, table, -1); !slices.Equal(got, want) {
+		t.Errorf("after %d batches: %q, want %q", len(batches), got, want)
+	}
+	checkLeaves(t, table)
+}
