@@ -34,7 +34,7 @@ func (c *exprCompiler) formatString(b *block, e *sql.Call) val {
 	}
 	v, good := b.fn.tmp("v"), b.fn.tmp("good")
 	b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "Printf").Call(goArgs...))
-	b.add(jen.If(okCond(f.ok, jen.Op("!").Id(good))).Block(c.fail(b, 
+	b.add(jen.If(okCond(f.ok, jen.Op("!").Id(good))).Block(c.fail(b,
 		jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(goArgs...)))))
 	return val{v: jen.Id(v), ok: cloneOK(f.ok), t: e.Type}
 }

@@ -113,7 +113,7 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	}
 	v, good := b.fn.tmp("v"), b.fn.tmp("good")
 	b.add(jen.List(jen.Id(v), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(goArgs...))
-	b.add(jen.If(okCond(ok2, jen.Op("!").Id(good))).Block(c.fail(b, 
+	b.add(jen.If(okCond(ok2, jen.Op("!").Id(good))).Block(c.fail(b,
 		jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(goArgs...)))))
 	return val{v: jen.Id(v), ok: ok2, t: e.Type}
 }

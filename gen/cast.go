@@ -85,7 +85,7 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 			if from.Kind == types.StringKind {
 				errFn = "ErrCastInvalid"
 			}
-			b.add(jen.If(okCond(x.ok, jen.Op("!").Id(good))).Block(c.fail(b, 
+			b.add(jen.If(okCond(x.ok, jen.Op("!").Id(good))).Block(c.fail(b,
 				jen.Qual(pkgSQLFn, errFn).Call(formatValue(from, src), jen.Lit(from.String()), jen.Lit(to.String())))))
 			res = val{v: jen.Id(v), ok: cloneOK(x.ok), t: to}
 		}
@@ -105,7 +105,7 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 		if from.Kind == types.StringKind {
 			errFn = "ErrCastInvalid"
 		}
-		b.add(jen.If(okCond(r.ok, jen.Op("!").Id(good))).Block(c.fail(b, 
+		b.add(jen.If(okCond(r.ok, jen.Op("!").Id(good))).Block(c.fail(b,
 			jen.Qual(pkgSQLFn, errFn).Call(formatValue(from, src), jen.Lit(from.String()), jen.Lit(to.String())))))
 		return val{v: jen.Id(n), ok: cloneOK(r.ok), t: to}
 	case types.FloatKind:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipegen/pipegen/gen/gentest"
 	"github.com/pipegen/pipegen/spec/sql"
 )
 
@@ -157,5 +158,5 @@ func TestEveryFunctionCompiles(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, name), data, 0o644)
 		}
 	}
-	buildProgram(t, files)
+	gentest.Build(t, files)
 }

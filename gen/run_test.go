@@ -2,10 +2,6 @@ package gen_test
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pipegen/pipegen/gen"
+	"github.com/pipegen/pipegen/gen/gentest"
 	"github.com/pipegen/pipegen/runtime/delta/deltatest"
 	"github.com/pipegen/pipegen/spec"
 )
@@ -52,7 +49,7 @@ func runCase(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := buildProgram(t, files)
+	prog := gentest.Build(t, files)
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -131,84 +128,6 @@ func sortedLines(s string) []string {
 		if l = strings.TrimRight(l, "\r"); l != "" {
 			out = append(out, l)
 		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// buildProgram builds the generated files into a program against this
-// repository's runtime (a module replacing pipegen by the repository
-// root), offline, and returns its path. Builds are cached by content.
-func buildProgram(t *testing.T, files map[string][]byte) string {
-	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	for _, name := range sortedKeys(files) {
-		fmt.Fprintf(h, "%s\x00%d\x00", name, len(files[name]))
-		h.Write(files[name])
-	}
-	h.Write(gosum)
-	// The runtime's source: the program links it.
-	err = filepath.WalkDir(filepath.Join(root, "runtime"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		fmt.Fprintf(h, "%s\x00%d\x00", path, len(data))
-		h.Write(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prog := filepath.Join(cache, "pipegen", "gentest", hex.EncodeToString(h.Sum(nil))[:24], "prog")
-	if _, err := os.Stat(prog); err == nil {
-		return prog
-	}
-	dir := t.TempDir()
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mod := fmt.Sprintf("module pipegen.generated/gentest\n\ngo 1.26\n\nrequire github.com/pipegen/pipegen v0.0.0\n\nreplace github.com/pipegen/pipegen => %s\n", root)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(prog), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp := prog + fmt.Sprintf(".%d.tmp", os.Getpid())
-	cmd := exec.Command("go", "build", "-o", tmp, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the generated program: %v\n%s", err, out)
-	}
-	if err := os.Rename(tmp, prog); err != nil {
-		t.Fatal(err)
-	}
-	return prog
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
 	}
 	slices.Sort(out)
 	return out

@@ -2,27 +2,24 @@ package difftest
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/pipegen/pipegen/gen"
+	"github.com/pipegen/pipegen/gen/gentest"
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/delta/deltatest"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec"
@@ -61,16 +58,11 @@ type source struct {
 	name, path, format, schema string
 }
 
-func repoRoot() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
-}
-
 // sources returns the corpus' inputs: the real data sets in the
 // repository, and under the base folder the generated edge-case tables
 // (edge/) and the stream-static inputs (stream/).
 func sources() []source {
-	root := repoRoot()
+	root := gentest.RepoRoot()
 	td := filepath.Join(root, "gen", "difftest", "testdata")
 	return []source{
 		{"customers", filepath.Join(root, "examples/jaffle_shop/data/raw_customers"), "csv", "id INT, first_name STRING, last_name STRING"},
@@ -151,7 +143,7 @@ func TestCorpus(t *testing.T) {
 	writeStreamBatch(t, base, 1)
 	srcs := sources()
 	p, files := generate(t, pipelineSpec(srcs, entries))
-	prog := buildProgram(t, files)
+	prog := gentest.Build(t, files)
 	warehouse := t.TempDir()
 	cmd := exec.Command(prog, "run", "--warehouse", warehouse, "--base-dir", base)
 	var stderr bytes.Buffer
@@ -345,83 +337,6 @@ func generate(t *testing.T, src string) (*spec.Pipeline, map[string][]byte) {
 	return p, files
 }
 
-// buildProgram builds the generated files against this checkout's runtime,
-// offline; programs are cached by content (generated code, runtime source,
-// go.sum) in the user cache directory, so an unchanged corpus is not
-// rebuilt.
-func buildProgram(t *testing.T, files map[string][]byte) string {
-	t.Helper()
-	root, err := filepath.Abs(repoRoot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sha256.New()
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
-		h.Write(files[n])
-	}
-	h.Write(gosum)
-	err = filepath.WalkDir(filepath.Join(root, "runtime"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		fmt.Fprintf(h, "%s\x00%d\x00", path, len(data))
-		h.Write(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	prog := filepath.Join(cache, "pipegen", "difftest", hex.EncodeToString(h.Sum(nil))[:24], "corpus")
-	if _, err := os.Stat(prog); err == nil {
-		return prog
-	}
-	dir := t.TempDir()
-	if keep := os.Getenv("PIPEGEN_KEEP"); keep != "" {
-		dir = keep // keep the generated module for reading
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mod := "module pipegen.generated/corpus\n\ngo 1.26\n\nrequire github.com/pipegen/pipegen v0.0.0\n\nreplace github.com/pipegen/pipegen => " + root + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(prog), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp := fmt.Sprintf("%s.%d.tmp", prog, os.Getpid())
-	cmd := exec.Command("go", "build", "-o", tmp, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the corpus program: %v\n%s", err, out)
-	}
-	if err := os.Rename(tmp, prog); err != nil {
-		t.Fatal(err)
-	}
-	return prog
-}
-
 // flowFailures maps each failed flow to its error text in the program's
 // output (lines from "flow NAME:" up to the next flow's).
 func flowFailures(out string) map[string]string {
@@ -540,18 +455,9 @@ type duckResult struct {
 func (r duckResult) rows(t *testing.T, s types.Schema) []string {
 	out := make([]string, 0, len(r.lines))
 	for _, l := range r.lines {
-		vals, err := orderedValues(l)
+		row, err := deltatest.RowValues(l, s)
 		if err != nil {
-			t.Fatalf("DuckDB row %s: %v", l, err)
-		}
-		if len(vals) != len(s) {
-			t.Fatalf("DuckDB returned %d columns, pipegen %d: %s", len(vals), len(s), l)
-		}
-		row := make([]any, len(s))
-		for i, f := range s {
-			if row[i], err = fromJSON(vals[i], f.Type); err != nil {
-				t.Fatalf("DuckDB column %d (%s): %v in %s", i+1, f.Type, err, l)
-			}
+			t.Fatalf("DuckDB row: %v", err)
 		}
 		out = append(out, render(row, s))
 	}
@@ -596,7 +502,7 @@ func duckResults(t *testing.T, base string, srcs []source, entries []entry) map[
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(repoRoot(), "runtime", "delta", "testdata", "duckdb")
+	script := filepath.Join(gentest.RepoRoot(), "runtime", "delta", "testdata", "duckdb")
 	if _, err := os.Stat(filepath.Join(script, "node_modules", "@duckdb", "node-api")); err != nil {
 		t.Fatalf("the corpus needs DuckDB's node modules: run `npm ci --prefix runtime/delta/testdata/duckdb` (%v)", err)
 	}
@@ -701,161 +607,4 @@ func duckType(t types.Type, top bool) string {
 		return duckType(*t.Elem, false) + "[]"
 	}
 	return t.String()
-}
-
-// orderedValues decodes a JSON object and returns its values in key order.
-func orderedValues(s string) ([]any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
-	if err != nil {
-		return nil, err
-	}
-	o, ok := v.(object)
-	if !ok {
-		return nil, fmt.Errorf("not an object")
-	}
-	vals := make([]any, len(o))
-	for i, m := range o {
-		vals[i] = m.val
-	}
-	return vals, nil
-}
-
-type object []member
-
-type member struct {
-	key string
-	val any
-}
-
-func decodeOrdered(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return tok, nil
-	}
-	switch d {
-	case '{':
-		var o object
-		for dec.More() {
-			k, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := decodeOrdered(dec)
-			if err != nil {
-				return nil, err
-			}
-			o = append(o, member{k.(string), v})
-		}
-		_, err := dec.Token()
-		return o, err
-	default:
-		list := []any{}
-		for dec.More() {
-			v, err := decodeOrdered(dec)
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-		}
-		_, err := dec.Token()
-		return list, err
-	}
-}
-
-// fromJSON converts a value of DuckDB's to_json to a generic value of t.
-func fromJSON(v any, t types.Type) (any, error) {
-	if v == nil {
-		return nil, nil
-	}
-	switch t.Kind {
-	case types.ArrayKind:
-		list, ok := v.([]any)
-		if !ok {
-			return nil, fmt.Errorf("want an array, got %v", v)
-		}
-		out := make([]any, len(list))
-		for i, x := range list {
-			var err error
-			if out[i], err = fromJSON(x, *t.Elem); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	case types.StructKind:
-		o, ok := v.(object)
-		if !ok || len(o) != len(t.Fields) {
-			return nil, fmt.Errorf("want a struct of %d fields, got %v", len(t.Fields), v)
-		}
-		out := make(parquetio.Struct, len(o))
-		for i, m := range o {
-			var err error
-			if out[i], err = fromJSON(m.val, t.Fields[i].Type); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	text := fmt.Sprint(v)
-	switch t.Kind {
-	case types.BooleanKind:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, fmt.Errorf("want a boolean, got %v", v)
-		}
-		return b, nil
-	case types.StringKind:
-		s, ok := v.(string)
-		if !ok {
-			return text, nil // a number or boolean where Spark has a STRING
-		}
-		return s, nil
-	case types.DoubleKind, types.FloatKind:
-		var f float64
-		switch strings.ToLower(text) {
-		case "nan":
-			f = math.NaN()
-		case "inf", "infinity":
-			f = math.Inf(1)
-		case "-inf", "-infinity":
-			f = math.Inf(-1)
-		default:
-			var err error
-			if f, err = strconv.ParseFloat(text, 64); err != nil {
-				return nil, err
-			}
-		}
-		if t.Kind == types.FloatKind {
-			return float32(f), nil
-		}
-		return f, nil
-	case types.DecimalKind:
-		d, ok := types.ParseDecimal(text, t.Precision, t.Scale)
-		if !ok {
-			return nil, fmt.Errorf("not a DECIMAL%s: %s", t, text)
-		}
-		return d, nil
-	case types.TimestampKind:
-		return parseDuckTimestamp(text)
-	}
-	if t.IsIntegral() && strings.HasSuffix(text, ".0") {
-		text = strings.TrimSuffix(text, ".0") // DuckDB's floor and ceil of a DOUBLE are DOUBLE
-	}
-	return parquetio.ParsePartitionValue(text, t)
-}
-
-// parseDuckTimestamp reads DuckDB's TIMESTAMPTZ text, e.g.
-// 2024-03-10 01:30:00-05 or 2024-03-10 06:30:00.5+00.
-func parseDuckTimestamp(s string) (any, error) {
-	for _, layout := range []string{"2006-01-02 15:04:05.999999-07", "2006-01-02 15:04:05.999999-07:00", "2006-01-02 15:04:05.999999"} {
-		if tm, err := time.Parse(layout, s); err == nil {
-			return types.TimestampOf(tm), nil
-		}
-	}
-	return nil, fmt.Errorf("not a timestamp: %s", s)
 }

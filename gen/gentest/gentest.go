@@ -1,0 +1,105 @@
+// Package gentest builds the programs that package gen generates, for the
+// tests that run them (gen's own tests and the differential SQL corpus of
+// gen/difftest). It is imported by tests only.
+package gentest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// RepoRoot returns the root of this pipegen checkout.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Build builds the generated files (file name → contents) into a program
+// against this checkout's runtime — a module that replaces pipegen by the
+// repository root — offline, from the module cache, and returns the
+// program's path. Programs are cached by content (the generated code, the
+// runtime's source and go.sum) under the user cache directory, so an
+// unchanged program is not built again. It fails the test when the build
+// fails, with the compiler's output.
+func Build(t testing.TB, files map[string][]byte) string {
+	t.Helper()
+	root, err := filepath.Abs(RepoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
+		h.Write(files[n])
+	}
+	h.Write(gosum)
+	// The runtime's source: the program links it.
+	err = filepath.WalkDir(filepath.Join(root, "runtime"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(data))
+		h.Write(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	prog := filepath.Join(cache, "pipegen", "gentest", hex.EncodeToString(h.Sum(nil))[:24], "prog")
+	if _, err := os.Stat(prog); err == nil {
+		return prog
+	}
+	dir := t.TempDir()
+	if keep := os.Getenv("PIPEGEN_KEEP"); keep != "" {
+		dir = keep // keep the generated module for reading
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mod := fmt.Sprintf("module pipegen.generated/gentest\n\ngo 1.26\n\nrequire github.com/pipegen/pipegen v0.0.0\n\nreplace github.com/pipegen/pipegen => %s\n", root)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(prog), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", prog, os.Getpid())
+	cmd := exec.Command("go", "build", "-o", tmp, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build of the generated program: %v\n%s", err, out)
+	}
+	if err := os.Rename(tmp, prog); err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
