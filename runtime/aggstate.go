@@ -141,7 +141,43 @@ type stateEncoder struct{ buf []byte }
 
 func (e *stateEncoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 
+// fastEncode encodes the shapes of DISTINCT aggregates (a set of strings
+// and the strings in order) without reflection per element.
+func (e *stateEncoder) fastEncode(v reflect.Value) bool {
+	if !v.CanInterface() {
+		return false
+	}
+	switch x := v.Interface().(type) {
+	case map[string]struct{}:
+		if x == nil {
+			e.uvarint(0)
+			return true
+		}
+		e.uvarint(uint64(len(x)) + 1)
+		for k := range x {
+			e.uvarint(uint64(len(k)))
+			e.buf = append(e.buf, k...)
+		}
+		return true
+	case []string:
+		if x == nil {
+			e.uvarint(0)
+			return true
+		}
+		e.uvarint(uint64(len(x)) + 1)
+		for _, k := range x {
+			e.uvarint(uint64(len(k)))
+			e.buf = append(e.buf, k...)
+		}
+		return true
+	}
+	return false
+}
+
 func (e *stateEncoder) value(v reflect.Value) error {
+	if e.fastEncode(v) {
+		return nil
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		if v.Bool() {
@@ -197,7 +233,11 @@ func (e *stateEncoder) value(v reflect.Value) error {
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if err := e.value(v.Field(i)); err != nil {
+			f := v.Field(i)
+			if v.CanAddr() {
+				f = settable(f) // not read-only, so fastEncode applies below
+			}
+			if err := e.value(f); err != nil {
 				return err
 			}
 		}
@@ -245,8 +285,72 @@ func settable(v reflect.Value) reflect.Value {
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
 }
 
+// strings decodes a count-prefixed list of strings, calling add for each;
+// it returns false for a nil list.
+func (d *stateDecoder) strings(add func(n int, s string)) (bool, error) {
+	n, err := d.uvarint()
+	if err != nil || n == 0 {
+		return false, err
+	}
+	n--
+	if n > uint64(len(d.buf)) {
+		return false, errTruncated
+	}
+	for i := 0; i < int(n); i++ {
+		l, err := d.uvarint()
+		if err != nil {
+			return false, err
+		}
+		b, err := d.take(l)
+		if err != nil {
+			return false, err
+		}
+		add(int(n), string(b))
+	}
+	return true, nil
+}
+
+// fastDecode is fastEncode's inverse.
+func (d *stateDecoder) fastDecode(v reflect.Value) (bool, error) {
+	if !v.CanAddr() {
+		return false, nil
+	}
+	switch p := v.Addr().Interface().(type) {
+	case *map[string]struct{}:
+		var m map[string]struct{}
+		ok, err := d.strings(func(n int, s string) {
+			if m == nil {
+				m = make(map[string]struct{}, n)
+			}
+			m[s] = struct{}{}
+		})
+		if ok && m == nil {
+			m = map[string]struct{}{}
+		}
+		*p = m
+		return true, err
+	case *[]string:
+		var out []string
+		ok, err := d.strings(func(n int, s string) {
+			if out == nil {
+				out = make([]string, 0, n)
+			}
+			out = append(out, s)
+		})
+		if ok && out == nil {
+			out = []string{}
+		}
+		*p = out
+		return true, err
+	}
+	return false, nil
+}
+
 func (d *stateDecoder) value(v reflect.Value) error {
 	v = settable(v)
+	if ok, err := d.fastDecode(v); ok || err != nil {
+		return err
+	}
 	switch v.Kind() {
 	case reflect.Bool:
 		b, err := d.take(1)
