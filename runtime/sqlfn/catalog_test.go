@@ -227,3 +227,80 @@ func TestCalendarFunctions(t *testing.T) {
 		t.Errorf("window start before the epoch = %s", CastTimestampString(s))
 	}
 }
+
+// Expected values of the statistical accumulators are the textbook
+// definitions (Spark's CentralMomentAgg, Covariance, Percentile).
+func TestMomentsAndPercentiles(t *testing.T) {
+	var m Moments
+	for _, x := range []float64{2, 4, 4, 4, 5, 5, 7, 9} {
+		m.Add(x)
+	}
+	if v, ok := m.VarPop(); !ok || v != 4 {
+		t.Errorf("var_pop = %v", v)
+	}
+	if v, ok := m.StddevPop(); !ok || v != 2 {
+		t.Errorf("stddev_pop = %v", v)
+	}
+	if v, ok := m.VarSamp(); !ok || math.Abs(v-32.0/7) > 1e-12 {
+		t.Errorf("var_samp = %v", v)
+	}
+	var one Moments
+	one.Add(3)
+	if _, ok := one.VarSamp(); ok {
+		t.Error("var_samp of one value is NULL in Spark")
+	}
+	var c CoMoments
+	for i, x := range []float64{1, 2, 3, 4} {
+		c.Add(x, []float64{2, 4, 6, 8}[i])
+	}
+	if v, ok := c.Corr(); !ok || math.Abs(v-1) > 1e-12 {
+		t.Errorf("corr = %v", v)
+	}
+	if v, ok := c.CovarPop(); !ok || v != 2.5 {
+		t.Errorf("covar_pop = %v", v)
+	}
+	var n Counts[int32]
+	for _, x := range []int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10} {
+		n.Add(x)
+	}
+	if v, _ := Percentile(&n, 0.5); v != 5.5 {
+		t.Errorf("percentile 0.5 = %v", v)
+	}
+	if v, _ := Percentile(&n, 0.25); v != 3.25 {
+		t.Errorf("percentile 0.25 = %v", v)
+	}
+	if v, _ := PercentileApprox(&n, 0.5); v != 5 {
+		t.Errorf("percentile_approx 0.5 = %v", v)
+	}
+	if v, _ := PercentileApprox(&n, 0); v != 1 {
+		t.Errorf("percentile_approx 0 = %v", v)
+	}
+	if v, _ := PercentileApprox(&n, 1); v != 10 {
+		t.Errorf("percentile_approx 1 = %v", v)
+	}
+	var empty Counts[float64]
+	if _, ok := Percentile(&empty, 0.5); ok {
+		t.Error("percentile of no values is NULL")
+	}
+	var h HLL
+	for i := int64(0); i < 100; i++ {
+		h.Add(XxHash64(i, HashSeed))
+		h.Add(XxHash64(i, HashSeed)) // duplicates do not count
+	}
+	if e := h.Estimate(); e < 95 || e > 105 {
+		t.Errorf("approx_count_distinct of 100 values = %d", e)
+	}
+	var big HLL
+	for i := int64(0); i < 100000; i++ {
+		big.Add(XxHash64(i, HashSeed))
+	}
+	if e := big.Estimate(); e < 90000 || e > 110000 {
+		t.Errorf("approx_count_distinct of 100000 values = %d", e)
+	}
+	if d := DecimalAvg(types.DecimalFromInt64(1000), 2, 3, 16, 6); d.Format(6) != "3.333333" {
+		t.Errorf("avg = %s", d.Format(6))
+	}
+	if FloatKey(math.NaN()) != FloatKey(-math.NaN()) || FloatKey(math.Copysign(0, -1)) != FloatKey(0) {
+		t.Error("FloatKey must equate NaNs and zeros")
+	}
+}
