@@ -194,6 +194,7 @@ func (r *resolver) checkTable(rl *rel) {
 			r.changeFeed = false
 			if plan != nil {
 				fn.flow.Plan = plan
+				r.checkStateful(rl, fn, plan)
 				for _, c := range columnsOf(plan.Output()) {
 					if !c.Hidden {
 						out = append(out, c)
