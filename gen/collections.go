@@ -19,6 +19,17 @@ func (c *exprCompiler) collection(b *block, e *sql.Call) (val, bool) {
 		"sequence", "arrays_zip", "map_keys", "map_values", "map_from_arrays":
 	case "map":
 		return c.makeMap(b, e), true
+	case "to_json":
+		x := b.bind(c.compile(b, e.Args[0]))
+		typ := b.fn.pkg.global("jsonType", typeLit(x.t))
+		return val{v: jen.Qual(pkgSQLFn, "ToJSON").Call(x.v.Clone(), typ), ok: cloneOK(x.ok), t: e.Type}, true
+	case "from_json":
+		return c.fromJSON(b, e), true
+	case "json_path":
+		x, path := b.bind(c.compile(b, e.Args[0])), b.bind(c.compile(b, e.Args[1]))
+		v, found := b.fn.tmp("v"), b.fn.tmp("found")
+		b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "JSONPath").Call(x.v.Clone(), path.v.Clone()))
+		return val{v: jen.Id(v), ok: andOK(cloneOK(x.ok), jen.Id(found)), t: e.Type}, true
 	default:
 		return val{}, false
 	}

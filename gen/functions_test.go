@@ -85,6 +85,8 @@ var specialCalls = map[string][]string{
 	"array_join":            {"array_join(arr, ',')", "array_join(array(s), ',', '-')"},
 	"sort_array":            {"sort_array(arr, false)", "sort_array(array(1))"},
 	"slice":                 {"slice(arr, 1, 2)"},
+	"from_json":             {"from_json(s, 'a INT, b ARRAY<STRING>, c STRUCT<d TIMESTAMP>')", "from_json(s, 'MAP<STRING, DOUBLE>')"},
+	"to_json":               {"to_json(named_struct('a', i, 'b', arr, 'c', dec, 'd', ts))", "to_json(arr)"},
 	"transform":             {"transform(arr, x -> x + 1)", "transform(arr, (x, j) -> j)"},
 	"filter":                {"filter(arr, x -> x > 1)"},
 	"exists":                {"exists(arr, x -> x > 1)"},

@@ -299,6 +299,18 @@ type lambdaExpr struct {
 	pos    int
 }
 
+// jsonPathExpr is x:path, Databricks' extraction from a JSON string; path
+// is in get_json_object's syntax ($.a['b'][0]), where a dotted name
+// matches case-insensitively. last is the last field name, the column's
+// name.
+type jsonPathExpr struct {
+	x        astExpr
+	path     string
+	last     string
+	colonPos int
+	end      int
+}
+
 // subqueryExpr is (query) used as a value, or EXISTS (query).
 type subqueryExpr struct {
 	query    *queryStmt
@@ -328,6 +340,7 @@ func (e *fieldExpr) span() (int, int)     { s, _ := e.x.span(); return s, e.name
 func (e *subscriptExpr) span() (int, int) { s, _ := e.x.span(); return s, e.end }
 func (e *lambdaExpr) span() (int, int)    { _, end := e.body.span(); return e.pos, end }
 func (e *subqueryExpr) span() (int, int)  { return e.pos, e.end }
+func (e *jsonPathExpr) span() (int, int)  { s, _ := e.x.span(); return s, e.end }
 func (e *badExpr) span() (int, int)       { return e.pos, e.end }
 
 func spanOf(first, last astExpr) (int, int) {

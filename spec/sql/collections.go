@@ -81,6 +81,13 @@ func (c *checker) collectionType(fn *Function, args []Expr, asts []astExpr) (typ
 		return types.MapOf(*t0.Elem, *t1.Elem, t1.ContainsNull), true
 	case "sequence":
 		return c.sequenceType(fn, args, asts)
+	case "to_json":
+		if k := t0.Kind; k != types.StructKind && k != types.ArrayKind && k != types.MapKind {
+			return fail(0, "must be a STRUCT, an ARRAY or a MAP, not %s", t0)
+		}
+		return types.StringType, true
+	case "from_json":
+		return c.fromJSONType(args[1].(*Literal).Value.(string), asts[1])
 	}
 	return fn.Type, true
 }
@@ -127,4 +134,60 @@ func collectionNullable(name string, args []Expr) bool {
 		return args[0].IsNullable() || args[0].ResultType().ContainsNull
 	}
 	return anyNullable(args)
+}
+
+// fromJSONType is the type of from_json's schema argument: a type (STRUCT<...>,
+// ARRAY<...>, MAP<...>, ...) or a column list 'a INT, b STRING' (a STRUCT),
+// as Spark's DataType.fromDDL reads it.
+func (c *checker) fromJSONType(ddl string, at astExpr) (types.Type, bool) {
+	if t, errs := ParseType(ddl); errs == nil {
+		return asNullable(t), true
+	}
+	s, errs := ParseSchema(ddl)
+	if errs != nil {
+		c.errorAt(at, "INVALID_SCHEMA", "write the schema as 'a INT, b STRING' or as a type such as ARRAY<STRUCT<a: INT>>",
+			"the schema of from_json does not parse: %s", errs[0].Message)
+		return types.Type{}, false
+	}
+	fields := make([]types.Field, len(s))
+	for i, f := range s {
+		fields[i] = f
+	}
+	return asNullable(types.StructOf(fields...)), true
+}
+
+// asNullable is t with every field, element and value nullable (Spark's
+// DataType.asNullable: from_json reads whatever the JSON holds).
+func asNullable(t types.Type) types.Type {
+	switch t.Kind {
+	case types.ArrayKind:
+		return types.ArrayOf(asNullable(*t.Elem), true)
+	case types.MapKind:
+		return types.MapOf(asNullable(*t.Key), asNullable(*t.Value), true)
+	case types.StructKind:
+		fields := make([]types.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			f.Type, f.Nullable = asNullable(f.Type), true
+			fields[i] = f
+		}
+		return types.StructOf(fields...)
+	}
+	return t
+}
+
+// jsonPath checks x:path over a JSON string: a call of the internal
+// function json_path (a STRING, NULL when the path finds nothing).
+func (c *checker) jsonPath(e *jsonPathExpr, ctx *exprCtx) Expr {
+	x := c.expr(e.x, ctx)
+	if isBad(x) {
+		return bad
+	}
+	if t := x.ResultType(); t.Kind != types.StringKind && t.Kind != types.VoidKind {
+		c.errorf(e.colonPos, e.end, "DATATYPE_MISMATCH", "the : operator reads JSON strings; use . for struct fields",
+			"the : operator needs a STRING, not %s", t)
+		return bad
+	}
+	x = c.castTo(x, types.StringType, e.x)
+	path := &Literal{Value: e.path, Type: types.StringType}
+	return &Call{Func: "json_path", Args: []Expr{x, path}, Type: types.StringType, Nullable: true, Pos: e.colonPos}
 }

@@ -90,6 +90,8 @@ func (c *checker) expr(e astExpr, ctx *exprCtx) Expr {
 		return c.field(x, e.name)
 	case *subscriptExpr:
 		return c.subscript(e, ctx)
+	case *jsonPathExpr:
+		return c.jsonPath(e, ctx)
 	case *lambdaExpr:
 		s, _ := e.span()
 		c.errorf(s, e.arrowEnd(), "INVALID_LAMBDA_FUNCTION_CALL", "pass it to a function such as transform, filter or aggregate",

@@ -591,6 +591,16 @@ var functionTable = []*Function{
 	{Name: "map_from_arrays", Args: args(ArgArray, ArgArray), MinArgs: 2, Result: ResCollection, Nulls: NullIfAnyArg,
 		Doc: "the map of keys (first array) to values (second array); NULL or duplicate keys and different lengths are errors"},
 
+	// JSON strings (Spark's jsonExpressions.scala).
+	{Name: "get_json_object", Impl: nullOnFail("GetJSONObject"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType, Nulls: NullAlways,
+		Doc: "the value at a JSON path ($.a.b[0], $['a'], [*]) of a JSON string: strings unquoted, other values as JSON; NULL when invalid or absent"},
+	{Name: "from_json", Args: args(ArgString, ArgStringConst), MinArgs: 2, Result: ResCollection, Nulls: NullAlways,
+		Doc: "the JSON string parsed as the type of a DDL schema ('a INT, b STRING' or ARRAY<...>, MAP<...>); fields that do not parse are NULL, malformed JSON gives a struct of NULLs"},
+	{Name: "to_json", Args: args(ArgAny), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,
+		Doc: "the struct, array or map as a JSON string (NULL struct fields left out)"},
+	{Name: "schema_of_json", Impl: fallible("SchemaOfJSON"), Args: args(ArgStringConst), MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullNever,
+		Doc: "the DDL type Spark infers for a JSON string constant, e.g. STRUCT<a: BIGINT, b: ARRAY<STRING>>"},
+
 	// Generators (generate.go): a Generate plan node, not a Call.
 	{Name: "explode", Kind: GeneratorFunc, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection,
 		Doc: "a row per element of the array (column col) or entry of the map (key, value); none for NULL or empty"},

@@ -22,6 +22,10 @@ func autoName(e astExpr) string {
 		return e.parts[len(e.parts)-1].name
 	case *fieldExpr:
 		return e.name.name
+	case *jsonPathExpr:
+		if e.last != "" {
+			return e.last
+		}
 	}
 	var b strings.Builder
 	writeSQLIn(&b, e, []string{})
@@ -218,6 +222,9 @@ func writeSQLIn(b *strings.Builder, e astExpr, lambda []string) {
 			b.WriteString(", namedlambdavariable()")
 		}
 		b.WriteByte(')')
+	case *jsonPathExpr:
+		writeSQL(b, e.x)
+		b.WriteString(":" + strings.TrimPrefix(e.path, "$."))
 	case *subqueryExpr:
 		if e.exists {
 			b.WriteString("exists(subquery)")

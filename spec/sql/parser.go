@@ -1079,9 +1079,52 @@ func (p *parser) parsePostfix(x astExpr) astExpr {
 			typ, end := p.parseTypeEnd()
 			s, _ := x.span()
 			x = &castExpr{x: x, to: typ, colon: true, pos: s, end: end}
+		case t.isOp(":") && (p.peekAt(1).kind == tWord || p.peekAt(1).kind == tQuoted || p.peekAt(1).isOp("[")):
+			x = p.parseJSONPath(x)
 		default:
 			return x
 		}
+	}
+}
+
+// parseJSONPath parses the Databricks JSON path after x: x:a.b[0]['c'][*]
+// (identifiers, bracketed case-sensitive names, indexes and wildcards).
+// The path is kept in get_json_object's syntax, a dotted name standing for
+// a case-insensitive one.
+func (p *parser) parseJSONPath(x astExpr) astExpr {
+	colon := p.advance()
+	e := &jsonPathExpr{x: x, path: "$", colonPos: colon.pos}
+	first := true
+	for {
+		switch t := p.peek(); {
+		case t.isOp("["):
+			p.advance()
+			switch in := p.peek(); {
+			case in.isOp("*"):
+				p.advance()
+				e.path += "[*]"
+			case in.kind == tNumber:
+				p.advance()
+				e.path += "[" + in.val + "]"
+			case in.kind == tString:
+				p.advance()
+				e.path += "['" + in.val + "']"
+				e.last = in.val
+			default:
+				p.fail(in, "expected a quoted field name, an index or * in a JSON path")
+			}
+			e.end = p.expectOp("]").end
+		case first || t.isOp("."):
+			if !first {
+				p.advance()
+			}
+			id := p.ident("a JSON field name")
+			e.path += "." + id.name
+			e.last, e.end = id.name, id.end
+		default:
+			return e
+		}
+		first = false
 	}
 }
 

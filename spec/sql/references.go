@@ -143,5 +143,7 @@ func walkAST(e astExpr, f func(astExpr)) {
 		walkAST(e.index, f)
 	case *lambdaExpr:
 		walkAST(e.body, f)
+	case *jsonPathExpr:
+		walkAST(e.x, f)
 	}
 }
