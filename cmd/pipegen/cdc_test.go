@@ -272,3 +272,46 @@ func TestCDCReferenceExampleEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestCDCDownstreamEndToEnd reads an AUTO CDC target with a streaming
+// table (its change data feed) and a materialized view, over an update that
+// inserts and one that updates and deletes.
+func TestCDCDownstreamEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program")
+	}
+	spec, err := filepath.Abs(filepath.Join("testdata", "cdc", "downstream.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := cdcBuild(t, spec)
+	dir := t.TempDir()
+	base := time.Now().Add(-time.Hour)
+	run := func() {
+		if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir); err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr)
+		}
+	}
+	landJSON(t, filepath.Join(dir, "landing", "users", "1.json"), base, referenceFeed[:4])
+	run()
+	landJSON(t, filepath.Join(dir, "landing", "users", "2.json"), base.Add(time.Minute), []map[string]any{
+		{"userId": 123, "operation": "DELETE", "sequenceNum": 6},
+		{"userId": 125, "name": "Mercedes", "city": "Oaxaca", "operation": "UPDATE", "sequenceNum": 6},
+	})
+	run()
+	wh := filepath.Join(dir, "wh")
+	if got, want := cdcShow(t, prog, wh, "users_per_city"), []string{"Cancun,1", "Oaxaca,2"}; !slices.Equal(got, want) {
+		t.Errorf("users_per_city after an update and a delete: %q, want %q", got, want)
+	}
+	got := cdcShow(t, prog, wh, "user_changes")
+	want := []string{"123,Monterrey,delete,2", "123,Monterrey,insert,1", "124,Oaxaca,insert,1", "125,Oaxaca,update_postimage,2", "125,Tijuana,insert,1", "126,Cancun,insert,1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("user_changes:\n got %q\nwant %q", got, want)
+	}
+	if got := cdcShow(t, prog, wh, "deletions"); len(got) != 1 || !strings.HasPrefix(got[0], "123,") {
+		t.Errorf("deletions: %q", got)
+	}
+	for _, table := range []string{"users", "user_changes", "users_per_city", "deletions"} {
+		deltatest.Check(t, filepath.Join(wh, "main", "default", table), -1)
+	}
+}
