@@ -1,9 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"strings"
@@ -43,29 +45,36 @@ func SeedAggregate[T any](ctx *FlowContext, l *Locals[T]) error {
 // for the next one. Generated code calls it once the partial states are
 // merged.
 func KeepAggregate[T any](ctx *FlowContext, v *T) error {
-	data, err := encodeState(v)
-	if err != nil {
-		return fmt.Errorf("flow %s: aggregation state: %w", ctx.flow.Name, err)
-	}
-	ctx.keptState = data
+	ctx.keptState = v
 	return nil
 }
 
 // encodeState encodes *v.
 func encodeState(v any) ([]byte, error) {
+	var b bytes.Buffer
+	err := writeState(&b, v)
+	return b.Bytes(), err
+}
+
+// writeState encodes *v to w, in chunks (a state may hold millions of
+// values: it is never built whole in memory).
+func writeState(w io.Writer, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		return nil, errors.New("want a non-nil pointer")
+		return errors.New("want a non-nil pointer")
 	}
-	e := &stateEncoder{}
+	e := &stateEncoder{w: w, buf: make([]byte, 0, stateChunk+4096)}
 	sig := typeSignature(rv.Elem().Type())
 	e.uvarint(uint64(len(sig)))
 	e.buf = append(e.buf, sig...)
 	if err := e.value(rv.Elem()); err != nil {
-		return nil, err
+		return err
 	}
-	return e.buf, nil
+	return e.flush(true)
 }
+
+// stateChunk is how many encoded bytes the encoder buffers before writing.
+const stateChunk = 1 << 20
 
 // decodeState decodes data into *v, whose type must be the encoded one.
 func decodeState(data []byte, v any) error {
@@ -137,7 +146,21 @@ func typeSignature(t reflect.Type) string {
 	return b.String()
 }
 
-type stateEncoder struct{ buf []byte }
+type stateEncoder struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+// flush writes the buffered bytes once there are enough (or all, at the
+// end); a write error is kept and returned at the end.
+func (e *stateEncoder) flush(all bool) error {
+	if e.err == nil && (all || len(e.buf) >= stateChunk) {
+		_, e.err = e.w.Write(e.buf)
+		e.buf = e.buf[:0]
+	}
+	return e.err
+}
 
 func (e *stateEncoder) uvarint(x uint64) { e.buf = binary.AppendUvarint(e.buf, x) }
 
@@ -157,6 +180,7 @@ func (e *stateEncoder) fastEncode(v reflect.Value) bool {
 		for k := range x {
 			e.uvarint(uint64(len(k)))
 			e.buf = append(e.buf, k...)
+			e.flush(false)
 		}
 		return true
 	case []string:
@@ -168,6 +192,7 @@ func (e *stateEncoder) fastEncode(v reflect.Value) bool {
 		for _, k := range x {
 			e.uvarint(uint64(len(k)))
 			e.buf = append(e.buf, k...)
+			e.flush(false)
 		}
 		return true
 	}
@@ -228,6 +253,9 @@ func (e *stateEncoder) value(v reflect.Value) error {
 				return err
 			}
 			if err := e.value(it.Value()); err != nil {
+				return err
+			}
+			if err := e.flush(false); err != nil {
 				return err
 			}
 		}

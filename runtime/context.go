@@ -31,8 +31,9 @@ type FlowContext struct {
 	// input files its snapshot scans read instead, and the saved
 	// aggregation state (see incremental.go).
 	incr *incrementalRun
-	// keptState is the aggregation state KeepAggregate recorded.
-	keptState []byte
+	// keptState is the aggregation state KeepAggregate recorded (a
+	// pointer to the generated code's merged hash table).
+	keptState any
 }
 
 // flowMetrics are counted while a flow runs; the flow_progress event

@@ -122,13 +122,39 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[s
 }
 
 // saveAggState writes the aggregation state a refresh kept (if any) to a
-// new file of the flow's checkpoint and returns its name.
-func (u *update) saveAggState(f *Flow, st *mvState, data []byte) (string, error) {
-	if data == nil {
+// new file of the flow's checkpoint (written whole, synced, then renamed)
+// and returns its name.
+func (u *update) saveAggState(f *Flow, st *mvState, kept any) (string, error) {
+	if kept == nil {
 		return "", nil
 	}
 	name := fmt.Sprintf("aggstate-%d.bin", st.Refreshes)
-	if err := writeFileAtomic(filepath.Join(u.checkpointDir(f), name), data); err != nil {
+	dir := u.checkpointDir(f)
+	err := func() error {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		tmp, err := os.CreateTemp(dir, ".tmp-*")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(tmp.Name())
+		err = writeState(tmp, kept)
+		if err == nil {
+			err = tmp.Sync()
+		}
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+		}
+		if err == nil {
+			err = syncDir(dir)
+		}
+		return err
+	}()
+	if err != nil {
 		return "", fmt.Errorf("flow %s: save aggregation state: %w", f.Name, err)
 	}
 	return name, nil
