@@ -79,6 +79,13 @@ func QueryRows(t testing.TB, dir, query string, s types.Schema) []string {
 // prints one JSON object per row, converted for schema s.
 func duckRows(t testing.TB, dir string, s types.Schema, what string, args ...string) []string {
 	t.Helper()
+	return parseRows(t, what, strings.Split(runScript(t, dir, what, args...), "\n"), s)
+}
+
+// runScript runs a script of ScriptDir with node in the folder dir and
+// returns its output.
+func runScript(t testing.TB, dir, what string, args ...string) string {
+	t.Helper()
 	if _, err := os.Stat(filepath.Join(ScriptDir(), "node_modules", "@duckdb", "node-api")); err != nil {
 		t.Fatalf("the DuckDB cross-check needs its node modules: run `%s` from the repository root (%v)", InstallCommand, err)
 	}
@@ -96,9 +103,15 @@ func duckRows(t testing.TB, dir string, s types.Schema, what string, args ...str
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%s: %v\n%s", what, err, stderr.String())
 	}
+	return stdout.String()
+}
+
+// parseRows converts the scripts' JSON rows for schema s.
+func parseRows(t testing.TB, what string, lines []string, s types.Schema) []string {
+	t.Helper()
 	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		if line == "" {
+	for _, line := range lines {
+		if line = strings.TrimSpace(line); line == "" {
 			continue
 		}
 		v, err := parseOrdered(line)
@@ -150,6 +163,54 @@ func Check(t testing.TB, table string, version int64) {
 	t.Helper()
 	schema, ours := PipegenRows(t, table, version)
 	theirs := DuckDBRows(t, table, version, schema)
+	compare(t, table, version, ours, theirs)
+}
+
+// CheckAll is Check for the latest version of each table, with one DuckDB
+// process for all of them (starting DuckDB costs more than reading a small
+// table): end-to-end tests check every table they write.
+func CheckAll(t testing.TB, tables []string) {
+	t.Helper()
+	if len(tables) == 0 {
+		return
+	}
+	args := []string{"read_delta.mjs"}
+	abs := make([]string, len(tables))
+	for i, table := range tables {
+		a, err := filepath.Abs(table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		abs[i] = a
+		args = append(args, a, "-1")
+	}
+	out := runScript(t, ScriptDir(), "read_delta.mjs of "+strings.Join(tables, ", "), args...)
+	sections := map[string][]string{}
+	var cur string
+	for _, line := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(line, "=== "); ok && len(tables) > 1 {
+			cur = name
+			sections[cur] = []string{}
+			continue
+		}
+		if len(tables) == 1 {
+			cur = abs[0]
+		}
+		sections[cur] = append(sections[cur], line)
+	}
+	for i, table := range tables {
+		lines, ok := sections[abs[i]]
+		if !ok && len(tables) > 1 {
+			t.Fatalf("read_delta.mjs printed nothing for %s", table)
+		}
+		schema, ours := PipegenRows(t, table, -1)
+		compare(t, table, -1, ours, parseRows(t, "read_delta.mjs "+table, lines, schema))
+	}
+}
+
+// compare reports the rows only one side read.
+func compare(t testing.TB, table string, version int64, ours, theirs []string) {
+	t.Helper()
 	if slices.Equal(ours, theirs) {
 		return
 	}
