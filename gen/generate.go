@@ -119,8 +119,13 @@ func (g *generator) files() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	flows := g.flowsFile()
 	sources := g.sourcesFile()
-	rows := g.rowsFile() // after the others: they may register STRUCT types
 	mainFile := g.mainFile()
+	rows := g.rowsFile() // after the others: they may register STRUCT types
+	// Package-level values (compiled LIKE patterns, ...) that the code of
+	// any file declared, expectations and checks in main.go included.
+	for _, d := range g.pkg.decls {
+		flows.Add(d)
+	}
 	for name, f := range map[string]*jen.File{"main.go": mainFile, "rows.go": rows, "sources.go": sources, "flows.go": flows} {
 		var buf bytes.Buffer
 		if err := f.Render(&buf); err != nil {
@@ -529,9 +534,6 @@ func (g *generator) flowsFile() *jen.File {
 	for _, fl := range g.p.Flows {
 		f.Add(g.flowFunc(fl))
 		f.Line()
-	}
-	for _, d := range g.pkg.decls {
-		f.Add(d)
 	}
 	return f
 }

@@ -278,6 +278,18 @@ func (r *resolver) addSource(d *SourceDecl) {
 			s.Schema[i].Type = s.Schema[i].Type.AsNullable()
 			s.Schema[i].Nullable = true
 		}
+		if s.Files.Format == FormatCSV {
+			// Spark's CSV source refuses nested columns
+			// (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE): a CSV field is flat text.
+			for _, f := range s.Schema {
+				if k := f.Type.Kind; k == types.ArrayKind || k == types.MapKind || k == types.StructKind {
+					r.errorf(d.Schema.Pos, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+						fmt.Sprintf("declare %s STRING and parse it in the query, e.g. from_json(%s, '%s')", types.QuoteIdent(f.Name), types.QuoteIdent(f.Name), f.Type),
+						"the CSV source %q cannot read column %s of type %s: CSV holds flat values only, as in Spark", s.Name, f.Name, f.Type)
+					rl.failed = true
+				}
+			}
+		}
 		if len(notNull) > 0 {
 			r.warnf(d.Schema.Pos, "", fmt.Sprintf("to enforce it, add an expectation such as {name: has_%s, expr: %s IS NOT NULL, on_violation: drop} to the table that reads the source",
 				notNull[0], types.QuoteIdent(notNull[0])),
