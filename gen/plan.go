@@ -112,6 +112,8 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 		})
 	case *sql.Generate:
 		pc.generateRows(b, p, concurrent, consume)
+	case *sql.Window:
+		pc.window(b, p, consume)
 	case *sql.Aggregate:
 		pc.aggregate(b, p, consume)
 	case *sql.Join:

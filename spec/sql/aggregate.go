@@ -99,7 +99,8 @@ func containsAgg(e Expr) bool {
 // aggregateQuery checks a SELECT with GROUP BY, HAVING or aggregate calls.
 func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc *scope, order []*orderItem) Plan {
 	st := &aggState{grouped: s.groupBy != nil}
-	ctx := &exprCtx{sc: sc, clause: "the SELECT list", agg: st}
+	ws := &winState{}
+	ctx := &exprCtx{sc: sc, clause: "the SELECT list", agg: st, win: ws}
 	p1 := make([]Expr, len(items))
 	for i, it := range items {
 		p1[i] = c.item(it, ctx)
@@ -168,8 +169,25 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 		}
 		below = &Filter{Input: agg, Cond: h}
 	}
+	settled := false
+	settle := func() {
+		agg.Groups, agg.Aggs, agg.Columns = st.groups, st.aggs, st.columns()
+		settled = true
+	}
+	qctx := &exprCtx{sc: sc, clause: "QUALIFY", agg: st, win: ws, aliases: aliases}
+	below, exprs, ok := c.selectWindows(s, below, exprs, qctx, func(e Expr) Expr { return c.lowerAgg(e, st) }, settle)
+	if !ok {
+		return nil
+	}
 	orderExpr := func(e astExpr) Expr {
-		return c.lowerAgg(c.expr(e, &exprCtx{sc: sc, clause: "ORDER BY", agg: st}), st)
+		n := len(st.aggs)
+		x := c.lowerAgg(c.expr(e, &exprCtx{sc: sc, clause: "ORDER BY", agg: st}), st)
+		if settled && len(st.aggs) != n {
+			c.errorAt(e, "UNSUPPORTED_FEATURE", "add the aggregate to the SELECT list",
+				"ORDER BY an aggregate that is not in the SELECT list is not supported together with window functions yet")
+			return bad
+		}
+		return x
 	}
 	p := c.finishSelect(below, items, exprs, s.distinct, order, orderExpr)
 	// ORDER BY may have added aggregate calls: settle the Aggregate last.

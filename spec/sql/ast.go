@@ -272,12 +272,39 @@ type callExpr struct {
 	end      int
 }
 
-// windowSpec is an OVER clause; parsed, not checked yet.
+// windowSpec is an OVER clause.
 type windowSpec struct {
 	pos         int
-	name        string
+	name        string // OVER w (a named window; not supported)
 	partitionBy []astExpr
 	orderBy     []*orderItem
+	frame       *frameSpec // nil: the default frame
+}
+
+// frameSpec is ROWS|RANGE BETWEEN start AND end.
+type frameSpec struct {
+	rows       bool
+	start, end frameBound
+	pos, end2  int // of ROWS or RANGE, and just past the frame
+}
+
+// boundKind is the kind of a frame bound.
+type boundKind uint8
+
+const (
+	boundUnboundedPreceding boundKind = iota
+	boundPreceding
+	boundCurrentRow
+	boundFollowing
+	boundUnboundedFollowing
+)
+
+// frameBound is one bound of a frame; offset is set for n PRECEDING and
+// n FOLLOWING.
+type frameBound struct {
+	kind   boundKind
+	offset astExpr
+	pos    int
 }
 
 // fieldExpr is x.name where x is not a plain name (e.g. f(a).b or a[0].b).

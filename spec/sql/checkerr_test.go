@@ -90,11 +90,9 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT a FROM t1 LIMIT -1", `23-25 INVALID_LIMIT_LIKE_EXPRESSION LIMIT must be a non-negative integer constant (write a number such as LIMIT 100)`},
 		{"SELECT a FROM t1 LIMIT id", `23-25 UNRESOLVED_COLUMN column "id" does not exist (the query reads no columns here)`},
 		// Not supported yet.
-		{"SELECT a, row_number() OVER (ORDER BY x) FROM t1", `10-40 UNSUPPORTED_FEATURE window functions are not supported yet`},
 		{"SELECT (SELECT 1) FROM t1", `7-17 UNSUPPORTED_FEATURE subqueries in expressions are not supported yet (use a JOIN)`},
 		{"SELECT a FROM t1 WHERE id IN (SELECT id FROM t2)", `26-48 UNSUPPORTED_FEATURE IN (subquery) is not supported yet (use a LEFT SEMI JOIN)`},
 		{"SELECT a FROM t1 INTERSECT SELECT b FROM t2", `17-26 UNSUPPORTED_FEATURE INTERSECT is not supported yet`},
-		{"SELECT a FROM t1 QUALIFY x > 1", `25-30 UNSUPPORTED_FEATURE QUALIFY is not supported yet: it needs window functions`},
 		{"SELECT a FROM t1 LIMIT 1 OFFSET 1", `32-33 UNSUPPORTED_FEATURE OFFSET is not supported yet`},
 		// Several errors are reported at once.
 		{"SELECT amout, upperr(a), a + true FROM t1 WHERE x", `7-12 UNRESOLVED_COLUMN column "amout" does not exist (available columns: id, a, x); ` +

@@ -27,6 +27,9 @@ type exprCtx struct {
 	// lambdas are the parameters of the lambda functions around the
 	// expression (lambda.go); they shadow columns.
 	lambdas *lambdaScope
+	// win is set where window functions are allowed (the SELECT list and
+	// QUALIFY); they are collected in it (window.go).
+	win *winState
 }
 
 // aggClauseCodes are the error classes for an aggregate in a clause that
@@ -779,10 +782,6 @@ func mapKeyAccepts(key, t types.Type) bool {
 // call types a function call.
 func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	name := e.name.name
-	if e.over != nil {
-		c.errorf(e.name.pos, e.end, "UNSUPPORTED_FEATURE", "", "window functions are not supported yet")
-		return bad
-	}
 	fn := LookupFunction(name)
 	if fn == nil {
 		hint := ""
@@ -790,6 +789,14 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 			hint = fmt.Sprintf("did you mean %q?", s)
 		}
 		c.errorf(e.name.pos, e.name.end, "UNRESOLVED_ROUTINE", hint, "function %q does not exist", name)
+		return bad
+	}
+	if e.over != nil {
+		return c.windowCall(fn, e, ctx)
+	}
+	if fn.Kind == WindowFunc {
+		c.errorf(e.name.pos, e.end, "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE", "add OVER (ORDER BY ...)",
+			"window function %s needs an OVER clause", fn.Name)
 		return bad
 	}
 	if fn.Kind == GeneratorFunc {

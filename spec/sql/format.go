@@ -160,6 +160,10 @@ func writeExpr(b *strings.Builder, e Expr) {
 		}
 		b.WriteString(" -> ")
 		writeExpr(b, e.Body)
+	case *winRef:
+		b.WriteString("window:" + e.call.Func + "(")
+		writeExprs(b, e.call.Args)
+		b.WriteByte(')')
 	case *aggRef:
 		b.WriteString("agg:")
 		writeAgg(b, e.call)
@@ -285,6 +289,27 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 		b.WriteByte(' ')
 		writeExpr(b, p.Arg)
 		inputs = []Plan{p.Input}
+	case *Window:
+		b.WriteString("Window [")
+		writeJoined(b, p.Calls, func(b *strings.Builder, w *WindowCall) {
+			b.WriteString(w.Func + "(")
+			writeExprs(b, w.Args)
+			b.WriteByte(')')
+			if w.Filter != nil {
+				b.WriteString(" FILTER (WHERE ")
+				writeExpr(b, w.Filter)
+				b.WriteByte(')')
+			}
+			if !rankingFuncs[w.Func] {
+				b.WriteString(" " + frameText(w.Frame))
+			}
+		})
+		b.WriteString("] partition=[")
+		writeExprs(b, p.PartitionBy)
+		b.WriteString("] order=[")
+		writeJoined(b, p.OrderBy, writeSortKey)
+		b.WriteByte(']')
+		inputs = []Plan{p.Input}
 	case *Union:
 		if p.Distinct {
 			b.WriteString("Union DISTINCT")
@@ -297,19 +322,7 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 		inputs = []Plan{p.Input}
 	case *Sort:
 		b.WriteString("Sort [")
-		writeJoined(b, p.Keys, func(b *strings.Builder, k SortKey) {
-			writeExpr(b, k.Expr)
-			if k.Descending {
-				b.WriteString(" DESC")
-			} else {
-				b.WriteString(" ASC")
-			}
-			if k.NullsFirst {
-				b.WriteString(" NULLS FIRST")
-			} else {
-				b.WriteString(" NULLS LAST")
-			}
-		})
+		writeJoined(b, p.Keys, writeSortKey)
 		b.WriteByte(']')
 		inputs = []Plan{p.Input}
 	case *Limit:
@@ -321,5 +334,20 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 	b.WriteString(" -> " + formatColumns(p.Output()) + "\n")
 	for _, in := range inputs {
 		writePlan(b, in, depth+1)
+	}
+}
+
+// writeSortKey prints an ORDER BY item with its direction and NULL order.
+func writeSortKey(b *strings.Builder, k SortKey) {
+	writeExpr(b, k.Expr)
+	if k.Descending {
+		b.WriteString(" DESC")
+	} else {
+		b.WriteString(" ASC")
+	}
+	if k.NullsFirst {
+		b.WriteString(" NULLS FIRST")
+	} else {
+		b.WriteString(" NULLS LAST")
 	}
 }

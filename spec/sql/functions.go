@@ -24,6 +24,9 @@ const (
 	// GeneratorFunc functions yield several rows per row (explode, ...):
 	// allowed alone in a SELECT item or in LATERAL VIEW (plan node Generate).
 	GeneratorFunc
+	// WindowFunc functions are computed over an ordered window (row_number,
+	// rank, lag, ...): allowed only with OVER (plan node Window).
+	WindowFunc
 )
 
 // ArgRule says what one argument position accepts and the implicit cast
@@ -600,6 +603,27 @@ var functionTable = []*Function{
 		Doc: "the struct, array or map as a JSON string (NULL struct fields left out)"},
 	{Name: "schema_of_json", Impl: fallible("SchemaOfJSON"), Args: args(ArgStringConst), MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullNever,
 		Doc: "the DDL type Spark infers for a JSON string constant, e.g. STRUCT<a: BIGINT, b: ARRAY<STRING>>"},
+
+	// Window functions (window.go): a Window plan node, not a Call. Their
+	// frames are ignored; aggregates are window functions too, over frames.
+	{Name: "row_number", Kind: WindowFunc, Result: ResFixed, Type: types.IntType, Nulls: NullNever,
+		Doc: "the row's 1-based position in its ordered partition"},
+	{Name: "rank", Kind: WindowFunc, Result: ResFixed, Type: types.IntType, Nulls: NullNever,
+		Doc: "the row's rank in its ordered partition, with gaps after ties"},
+	{Name: "dense_rank", Kind: WindowFunc, Result: ResFixed, Type: types.IntType, Nulls: NullNever,
+		Doc: "the row's rank in its ordered partition, without gaps after ties"},
+	{Name: "percent_rank", Kind: WindowFunc, Result: ResFixed, Type: types.DoubleType, Nulls: NullNever,
+		Doc: "(rank - 1) / (rows in the partition - 1), 0 for a partition of one row"},
+	{Name: "cume_dist", Kind: WindowFunc, Result: ResFixed, Type: types.DoubleType, Nulls: NullNever,
+		Doc: "the fraction of the partition's rows ordered before or with the row"},
+	{Name: "ntile", Kind: WindowFunc, Args: args(ArgIntConst), MinArgs: 1, Result: ResFixed, Type: types.IntType, Nulls: NullNever,
+		Doc: "the bucket, 1 to n, of the row when the ordered partition is split into n buckets of sizes differing by at most one"},
+	{Name: "lag", Kind: WindowFunc, Args: args(ArgAny, ArgIntConst, ArgAny), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the value offset rows (default 1) before the row in its ordered partition, or the default (NULL)"},
+	{Name: "lead", Kind: WindowFunc, Args: args(ArgAny, ArgIntConst, ArgAny), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the value offset rows (default 1) after the row in its ordered partition, or the default (NULL)"},
+	{Name: "nth_value", Kind: WindowFunc, Args: args(ArgAny, ArgIntConst, ArgBooleanConst), MinArgs: 2, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the value of the n-th row of the frame (the n-th non-NULL one when the third argument is true), NULL when the frame is shorter"},
 
 	// Generators (generate.go): a Generate plan node, not a Call.
 	{Name: "explode", Kind: GeneratorFunc, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResCollection,

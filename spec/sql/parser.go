@@ -1403,30 +1403,44 @@ func (p *parser) parseOver() (*windowSpec, int) {
 		p.expect("BY")
 		w.orderBy = p.parseOrderItems()
 	}
-	if p.accept("ROWS") || p.accept("RANGE") {
+	if t := p.peek(); t.is("ROWS") || t.is("RANGE") {
+		p.advance()
+		f := &frameSpec{rows: t.is("ROWS"), pos: t.pos}
 		if p.accept("BETWEEN") {
-			p.parseFrameBound()
+			f.start = p.parseFrameBound()
 			p.expect("AND")
+			f.end = p.parseFrameBound()
+		} else {
+			// ROWS x is ROWS BETWEEN x AND CURRENT ROW.
+			f.start = p.parseFrameBound()
+			f.end = frameBound{kind: boundCurrentRow}
 		}
-		p.parseFrameBound()
+		f.end2 = p.peek().pos
+		w.frame = f
 	}
 	end := p.expectOp(")").end
 	return w, end
 }
 
-func (p *parser) parseFrameBound() {
-	switch {
+func (p *parser) parseFrameBound() frameBound {
+	switch t := p.peek(); {
 	case p.accept("UNBOUNDED"):
-		if !p.accept("PRECEDING") {
-			p.expect("FOLLOWING")
+		if p.accept("PRECEDING") {
+			return frameBound{kind: boundUnboundedPreceding, pos: t.pos}
 		}
+		p.expect("FOLLOWING")
+		return frameBound{kind: boundUnboundedFollowing, pos: t.pos}
 	case p.accept("CURRENT"):
 		p.expect("ROW")
+		return frameBound{kind: boundCurrentRow, pos: t.pos}
 	default:
-		p.parseComparison()
+		b := frameBound{offset: p.parseComparison(), pos: t.pos}
+		b.kind = boundPreceding
 		if !p.accept("PRECEDING") {
 			p.expect("FOLLOWING")
+			b.kind = boundFollowing
 		}
+		return b
 	}
 }
 

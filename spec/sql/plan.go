@@ -144,6 +144,70 @@ type Generate struct {
 	Columns []Column
 }
 
+// Window computes window functions over Input (Spark's Window operator):
+// the rows are split into partitions of equal PartitionBy values (NULLs
+// equal), ordered within each by OrderBy, and each call is computed for
+// every row over its partition or its frame. Output is Input's columns
+// followed by one column per call. All calls share PartitionBy and
+// OrderBy; a query with several window specifications has a chain of
+// Window nodes. Expressions are over Input's columns.
+type Window struct {
+	Input       Plan
+	PartitionBy []Expr
+	OrderBy     []SortKey
+	Calls       []*WindowCall
+	Columns     []Column
+}
+
+// WindowCall is one window function call of a Window. Func is a ranking
+// or offset function (row_number, rank, dense_rank, percent_rank,
+// cume_dist, ntile, lag, lead, nth_value) or an aggregate of the function
+// table (first_value is first, last_value last) computed over Frame.
+// Ranking and offset functions ignore Frame.
+type WindowCall struct {
+	Func string
+	// Args are over the Window's input; constant arguments (ntile's n,
+	// lag's offset, nth_value's n, first's ignoreNulls) are literals.
+	Args     []Expr
+	Filter   Expr // an aggregate's FILTER (WHERE ...); nil when absent
+	Frame    Frame
+	Type     types.Type
+	Nullable bool
+	Pos      int
+}
+
+// Frame is the rows a window aggregate reads for the current row: ROWS
+// frames count rows from the current one, RANGE frames compare the single
+// ORDER BY value (CURRENT ROW in a RANGE frame is the row's peers: the
+// rows with an equal ORDER BY value). Spark's default is RANGE BETWEEN
+// UNBOUNDED PRECEDING AND CURRENT ROW with ORDER BY, the whole partition
+// without.
+type Frame struct {
+	Rows       bool
+	Start, End FrameBound
+}
+
+// BoundKind is the kind of a frame bound.
+type BoundKind uint8
+
+// Frame bounds.
+const (
+	UnboundedPreceding BoundKind = iota
+	Preceding
+	CurrentRow
+	Following
+	UnboundedFollowing
+)
+
+// FrameBound is one end of a Frame. Offset is set for Preceding and
+// Following: a non-negative constant, an INT number of rows for ROWS; for
+// RANGE, of the ORDER BY value's type (an INT number of days for a DATE,
+// an INTERVAL for a TIMESTAMP).
+type FrameBound struct {
+	Kind   BoundKind
+	Offset *Literal
+}
+
 // Union is UNION ALL (and, with Distinct, UNION). Inputs have the same number
 // of columns with identical types (casts inserted by the checker).
 type Union struct {
@@ -183,6 +247,7 @@ func (p *Project) Output() []Column   { return p.Columns }
 func (p *Aggregate) Output() []Column { return p.Columns }
 func (p *Join) Output() []Column      { return p.Columns }
 func (p *Generate) Output() []Column  { return p.Columns }
+func (p *Window) Output() []Column    { return p.Columns }
 func (p *Union) Output() []Column     { return p.Columns }
 func (p *Distinct) Output() []Column  { return p.Input.Output() }
 func (p *Sort) Output() []Column      { return p.Input.Output() }
@@ -195,6 +260,7 @@ func (*Project) planNode()   {}
 func (*Aggregate) planNode() {}
 func (*Join) planNode()      {}
 func (*Generate) planNode()  {}
+func (*Window) planNode()    {}
 func (*Union) planNode()     {}
 func (*Distinct) planNode()  {}
 func (*Sort) planNode()      {}

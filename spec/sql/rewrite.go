@@ -67,6 +67,8 @@ func children(e Expr) []Expr {
 		return []Expr{e.X, e.Index}
 	case *Lambda:
 		return []Expr{e.Body}
+	case *winRef:
+		return winChildren(e)
 	}
 	return nil
 }
@@ -135,6 +137,8 @@ func withChildren(e Expr, kids []Expr) Expr {
 		n := *e
 		n.Body = kids[0]
 		return &n
+	case *winRef:
+		return winWithChildren(e, kids)
 	}
 	return e
 }

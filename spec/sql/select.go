@@ -50,13 +50,13 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 			input = &Filter{Input: input, Cond: cond}
 		}
 	}
-	if s.qualify != nil {
-		c.errorAt(s.qualify, "UNSUPPORTED_FEATURE", "", "QUALIFY is not supported yet: it needs window functions")
-	}
 	items := c.expandItems(s, sc)
 	gi := c.selectGenerator(s, order)
 	switch {
 	case gi == -2:
+		return nil
+	case gi >= 0 && s.qualify != nil:
+		c.errorAt(s.qualify, "UNSUPPORTED_FEATURE", "filter in an outer query", "QUALIFY with a generator in the SELECT list is not supported yet")
 		return nil
 	case gi >= 0:
 		// The generator runs after WHERE; ORDER BY sees the input's columns.
@@ -76,14 +76,20 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 	if s.groupBy != nil || s.having != nil || c.hasAggregate(s, order) {
 		return c.aggregateQuery(s, items, input, sc, order)
 	}
-	ctx := &exprCtx{sc: sc, clause: "the SELECT list"}
+	ws := &winState{}
+	ctx := &exprCtx{sc: sc, clause: "the SELECT list", win: ws}
 	exprs := make([]Expr, len(items))
 	for i, it := range items {
 		exprs[i] = c.item(it, ctx)
 		items[i].name = resolvedName(it, exprs[i])
 	}
+	qctx := &exprCtx{sc: sc, clause: "QUALIFY", win: ws, aliases: aliasMap(items, exprs)}
+	below, exprs, ok := c.selectWindows(s, input, exprs, qctx, func(e Expr) Expr { return e }, func() {})
+	if !ok {
+		return nil
+	}
 	orderExpr := func(e astExpr) Expr { return c.expr(e, &exprCtx{sc: sc, clause: "ORDER BY"}) }
-	return c.finishSelect(input, items, exprs, s.distinct, order, orderExpr)
+	return c.finishSelect(below, items, exprs, s.distinct, order, orderExpr)
 }
 
 // resolvedName is the output name of an unaliased column or field
