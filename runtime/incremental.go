@@ -182,7 +182,7 @@ func operationOf(c delta.CommitEntry) string {
 // txnVersion returns the version of the table's txn for appID, -1 when
 // it has none (or the table does not exist).
 func (h *tableHandle) txnVersion(appID string) (int64, error) {
-	s, err := h.snapshot()
+	s, err := h.meta()
 	if err != nil || s == nil {
 		return -1, err
 	}

@@ -56,6 +56,21 @@ func (h *tableHandle) snapshot() (*delta.Snapshot, error) {
 	return s, nil
 }
 
+// meta loads the latest snapshot without its data files (Files is nil;
+// see delta.LoadMetadata), or nil when the table does not exist: enough
+// to append, to check a txn, the schema or the version, at a cost that
+// does not grow with the table's files.
+func (h *tableHandle) meta() (*delta.Snapshot, error) {
+	s, err := delta.LoadMetadata(h.path)
+	if errors.Is(err, delta.ErrNoTable) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", h.name, err)
+	}
+	return s, nil
+}
+
 func (h *tableHandle) exists() (bool, error) {
 	v, err := h.latestVersion()
 	return v >= 0, err
@@ -93,7 +108,7 @@ func (h *tableHandle) liveFiles() ([]tableFile, error) {
 
 // currentSchema returns the schema in the table's metadata.
 func (h *tableHandle) currentSchema() (types.Schema, error) {
-	s, err := h.snapshot()
+	s, err := h.meta()
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +139,7 @@ func (h *tableHandle) numRecords() (int64, error) {
 // signature identifies the table's state for a materialized view's no-op
 // check: its id (a re-created table differs) and version.
 func (h *tableHandle) signature() (string, error) {
-	s, err := h.snapshot()
+	s, err := h.meta()
 	if err != nil {
 		return "", err
 	}
@@ -164,7 +179,7 @@ func (h *tableHandle) filesBetween(from, to int64) ([]tableFile, error) {
 // batchCommitted reports whether the table holds a txn for appID at
 // version batch or later: the batch's output was committed.
 func (h *tableHandle) batchCommitted(appID string, batch int64) (bool, error) {
-	s, err := h.snapshot()
+	s, err := h.meta()
 	if err != nil || s == nil {
 		return false, err
 	}
@@ -249,7 +264,7 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for attempt := 0; ; attempt++ {
-		s, err := h.snapshot()
+		s, err := h.meta()
 		if err != nil {
 			return err
 		}

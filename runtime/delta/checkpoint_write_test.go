@@ -150,6 +150,18 @@ func TestCheckpointEveryTenCommits(t *testing.T) {
 	if strings.ReplaceAll(describe(fresh), moved, table) != describe(want) {
 		t.Errorf("fresh reader through the checkpoint:\n%s\nJSON replay:\n%s", describe(fresh), describe(want))
 	}
+	// LoadMetadata: the same snapshot without its files, from the
+	// checkpoint's protocol, metaData and txn columns.
+	other := copyTable(t, moved)
+	meta, err := delta.LoadMetadata(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMeta := *want
+	wantMeta.Files = nil
+	if strings.ReplaceAll(describe(meta), other, table) != describe(&wantMeta) || meta.Files != nil {
+		t.Errorf("LoadMetadata:\n%s\nwant:\n%s", describe(meta), describe(&wantMeta))
+	}
 	if v, err := delta.LatestVersion(moved); err != nil || v != 25 {
 		t.Errorf("latest version %d, %v; want 25", v, err)
 	}

@@ -362,14 +362,26 @@ var checkpointSchema = func() types.Schema {
 
 func (st *state) loadCheckpoint(files []string) error {
 	for _, path := range files {
-		if err := st.loadCheckpointFile(path); err != nil {
+		if err := st.loadCheckpointFile(path, checkpointSchema); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (st *state) loadCheckpointFile(path string) error {
+// checkpointMetaSchema is checkpointSchema without the add and remove
+// columns (read as NULL): what LoadMetadata reads of a checkpoint.
+var checkpointMetaSchema = func() types.Schema {
+	s := append(types.Schema(nil), checkpointSchema...)
+	for _, i := range []int{1, 4} {
+		s[i] = types.Field{Name: "_none_" + s[i].Name, Type: types.StringType, Nullable: true}
+	}
+	return s
+}()
+
+// loadCheckpointFile reads one checkpoint file as want (checkpointSchema,
+// or checkpointMetaSchema to skip the files).
+func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
@@ -379,7 +391,7 @@ func (st *state) loadCheckpointFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}
-	r, err := parquetio.Open(path, f, info.Size(), checkpointSchema, nil)
+	r, err := parquetio.Open(path, f, info.Size(), want, nil)
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}

@@ -24,6 +24,10 @@ type tableCache struct {
 	st    *state
 	snap  *Snapshot // st as a snapshot; nil until built
 	stamp fileStamp // identifies the file st.version was read from
+	// light is the state LoadMetadata replayed (no files), lightStamp
+	// identifies its version's commit.
+	light      *state
+	lightStamp fileStamp
 }
 
 // caches maps a table's absolute path to its *tableCache.
@@ -235,4 +239,70 @@ func withState(table string, version int64, fn func(st *state) error) error {
 		return err
 	}
 	return fn(st)
+}
+
+// LoadMetadata returns the latest snapshot of the table without its data
+// files (Files is nil): version, protocol, metadata, schema and txns, what
+// a writer appending to the table or a reader checking its version needs.
+// It reads only the protocol, metaData and txn columns of the checkpoint
+// and the commits after it, so its cost does not grow with the number of
+// files of the table; when this process holds the table's state it reads
+// nothing but the commits that are new.
+func LoadMetadata(table string) (*Snapshot, error) {
+	c := cacheOf(table)
+	c.mu.Lock()
+	if c.valid(table) {
+		c.mu.Unlock()
+		s, err := loadLatest(table)
+		if err != nil {
+			return nil, err
+		}
+		s.Files = nil
+		return s, nil
+	}
+	c.mu.Unlock()
+	v, files, ok := hintedCheckpoint(table)
+	if ok {
+		ok, _ = exists(CommitPath(table, v))
+	}
+	if !ok {
+		s, err := loadLatest(table) // no checkpoint yet: a short log
+		if err != nil {
+			return nil, err
+		}
+		s.Files = nil
+		return s, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.light
+	if st == nil || !c.lightStamp.ok || stampOf(table, st.version) != c.lightStamp || st.version < v {
+		st = newState()
+		for _, f := range files {
+			if err := st.loadCheckpointFile(f, checkpointMetaSchema); err != nil {
+				return nil, fmt.Errorf("table %s: %w", table, err)
+			}
+		}
+		st.version = v
+	}
+	latest, err := probeAfter(table, st.version)
+	if err != nil {
+		return nil, err
+	}
+	for n := st.version + 1; n <= latest; n++ {
+		actions, err := readCommitFile(CommitPath(table, n))
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", table, err)
+		}
+		st.apply(actions)
+		st.version = n
+	}
+	st.files, st.removes = map[string]Add{}, map[string]Remove{} // files are not tracked here
+	c.light, c.lightStamp = st, stampOf(table, latest)
+	s, err := st.snapshot(table, latest)
+	if err != nil {
+		return nil, err
+	}
+	s.Files = nil
+	return s, nil
 }
