@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"io"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -171,9 +172,11 @@ func (t *Table[T]) tableDesc() *tableDesc {
 }
 
 // resetAllowed reports whether a full refresh may truncate the table
-// (SDP's pipelines.reset.allowed table property, default true).
+// (SDP's pipelines.reset.allowed table property, default true). Like
+// Spark's boolean table properties, the value is case-insensitive: "False"
+// protects the table as "false" does.
 func (d *tableDesc) resetAllowed() bool {
-	return d.properties["pipelines.reset.allowed"] != "false"
+	return !strings.EqualFold(strings.TrimSpace(d.properties["pipelines.reset.allowed"]), "false")
 }
 
 func (s *TableSource[T]) tableName() string { return s.Table }

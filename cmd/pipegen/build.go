@@ -32,7 +32,9 @@ func buildCommand() *cli.Command {
 		ArgsUsage: "FILE",
 		Description: "Checks the spec, generates the Go program that runs it, writes it as a Go module next to\n" +
 			"a copy of this pipegen's runtime, and runs `go build`. Works offline: only modules already in\n" +
-			"the module cache are used (GOPROXY=off, GOFLAGS=-mod=mod).",
+			"the module cache are used (GOPROXY=off, GOFLAGS=-mod=mod). Programs are cached by content (the\n" +
+			"generated code and this pipegen's version) in $PIPEGEN_CACHE (default: the user cache), as\n" +
+			"`pipegen run` caches them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "o", Usage: "write the program to `BIN` (default: the pipeline's name in the current folder)"},
 			&cli.StringFlag{Name: "emit", Usage: "also keep the generated module in `DIR` (created or replaced)"},
@@ -48,8 +50,10 @@ func buildCommand() *cli.Command {
 
 // Build compiles the spec at file into the program out (default: the
 // pipeline's name in the working directory), keeping the generated module in
-// emit when it is not empty. Diagnostics and build errors go to stderr. It
-// returns the exit code: 0, or 1 when the spec is invalid or the build fails.
+// emit when it is not empty. The program comes from the build cache when
+// the same program was built before (see cachedBuild). Diagnostics and
+// build errors go to stderr. It returns the exit code: 0, or 1 when the
+// spec is invalid or the build fails.
 func Build(stderr io.Writer, file, out, emit string) int {
 	p, files, ok := generate(stderr, file)
 	if !ok {
@@ -58,32 +62,52 @@ func Build(stderr io.Writer, file, out, emit string) int {
 	if out == "" {
 		out = p.Name
 	}
-	dir := emit
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "pipegen-build-")
+	if emit != "" {
+		err := os.RemoveAll(emit)
+		if err == nil {
+			err = writeModule(emit, p, files)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "pipegen: build: %v\n", err)
 			return exitDiagnostics
 		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
-	} else if err := os.RemoveAll(dir); err != nil {
+	}
+	bin, code := buildInCache(stderr, file, p, files)
+	if code != exitOK {
+		return code
+	}
+	if err := copyExecutable(bin, out); err != nil {
 		fmt.Fprintf(stderr, "pipegen: build: %v\n", err)
-		return exitDiagnostics
-	}
-	if err := writeModule(dir, p, files); err != nil {
-		fmt.Fprintf(stderr, "pipegen: build: %v\n", err)
-		return exitDiagnostics
-	}
-	abs, err := filepath.Abs(out)
-	if err == nil {
-		err = goBuild(dir, abs)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "pipegen: build %s: %v\n", file, err)
 		return exitDiagnostics
 	}
 	return exitOK
+}
+
+// copyExecutable copies the program bin to out, replacing out at once (a
+// temporary file renamed into place) so a running copy is never torn.
+func copyExecutable(bin, out string) error {
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o755)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), out)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // generate checks the spec and generates its program, printing

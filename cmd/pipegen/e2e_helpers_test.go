@@ -109,21 +109,20 @@ func cmdDuckcheck(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: duckcheck DIR...")
 	}
+	var tables []string
 	for _, dir := range args {
-		tables := findTables(ts.MkAbs(dir))
-		if len(tables) == 0 {
+		found := findTables(ts.MkAbs(dir))
+		if len(found) == 0 {
 			ts.Fatalf("duckcheck: no Delta table under %s", dir)
 		}
-		for _, table := range tables {
-			tb := &scriptTB{ts: ts}
-			deltatest.Check(tb, table, -1)
-			if tb.failed {
-				ts.Fatalf("duckcheck: DuckDB and pipegen disagree on %s", table)
-			}
-			rel, _ := filepath.Rel(ts.MkAbs("."), table)
-			ts.Logf("duckcheck: %s: DuckDB agrees", rel)
-		}
+		tables = append(tables, found...)
 	}
+	tb := &scriptTB{ts: ts}
+	deltatest.CheckAll(tb, tables)
+	if tb.failed {
+		ts.Fatalf("duckcheck: DuckDB and pipegen disagree")
+	}
+	ts.Logf("duckcheck: DuckDB agrees on %d tables", len(tables))
 }
 
 func cmdCmpsorted(ts *testscript.TestScript, neg bool, args []string) {

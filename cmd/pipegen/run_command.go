@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/pipegen/pipegen/spec"
 )
 
 func runCommand() *cli.Command {
@@ -74,14 +76,22 @@ func hasFlag(args []string, name string) bool {
 }
 
 // cachedBuild returns the path of the spec's program, building it into the
-// user cache (os.UserCacheDir()/pipegen/build/<key>/) unless a build with the
-// same key is there. Builds land in a temporary folder renamed into place,
-// so concurrent runs never see a half-built program.
+// build cache unless it is there (see buildInCache).
 func cachedBuild(stderr io.Writer, file string) (string, int) {
 	p, files, ok := generate(stderr, file)
 	if !ok {
 		return "", exitDiagnostics
 	}
+	return buildInCache(stderr, file, p, files)
+}
+
+// buildInCache returns the path of the program of p made of files,
+// building it into the build cache ($PIPEGEN_CACHE, default
+// os.UserCacheDir()/pipegen/build; one folder per key, see buildKey)
+// unless a build with the same key is there. Builds land in a temporary
+// folder renamed into place, so concurrent runs never see a half-built
+// program.
+func buildInCache(stderr io.Writer, file string, p *spec.Pipeline, files map[string][]byte) (string, int) {
 	root := os.Getenv("PIPEGEN_CACHE")
 	if root == "" {
 		cache, err := os.UserCacheDir()
