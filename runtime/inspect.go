@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/parquet-go/parquet-go"
@@ -314,8 +315,66 @@ func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Wri
 	return nil
 }
 
+// rowColumns maps a generated row struct type (reflect.Type) to the names
+// of its columns ([]string): the struct has one field per column, in
+// order (see RowCodec). Rows in messages show these names, which the user
+// wrote, rather than Go field names.
+var rowColumns sync.Map
+
+// columnNamer is a relation whose row struct's column names can be
+// registered for messages.
+type columnNamer interface{ nameColumns() }
+
+func (t *Table[T]) nameColumns()       { registerColumns(reflect.TypeFor[T](), t.Codec.Schema) }
+func (s *FileSource[T]) nameColumns()  { registerColumns(reflect.TypeFor[T](), s.Schema) }
+func (s *TableSource[T]) nameColumns() { registerColumns(reflect.TypeFor[T](), s.Codec.Schema) }
+
+// registerColumns records the column names of the struct type t for the
+// fields of schema s, and those of the structs of its STRUCT columns
+// (types.Null[struct] or struct fields, and their elements in arrays). A
+// type whose field count does not match is left alone.
+func registerColumns(t reflect.Type, s []types.Field) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || t.NumField() != len(s) {
+		return
+	}
+	if _, loaded := rowColumns.LoadOrStore(t, fieldNames(s)); loaded {
+		return
+	}
+	for i, f := range s {
+		registerNested(t.Field(i).Type, f.Type)
+	}
+}
+
+// registerNested registers the structs inside a column of Spark type st
+// held in Go type gt.
+func registerNested(gt reflect.Type, st types.Type) {
+	if gt.Kind() == reflect.Struct && gt.NumField() == 2 && gt.Field(0).Name == "V" && gt.Field(1).Name == "Valid" {
+		gt = gt.Field(0).Type // types.Null[T]
+	}
+	switch st.Kind {
+	case types.StructKind:
+		registerColumns(gt, st.Fields)
+	case types.ArrayKind:
+		if gt.Kind() == reflect.Slice {
+			registerNested(gt.Elem(), *st.Elem)
+		}
+	}
+}
+
+func fieldNames(s []types.Field) []string {
+	names := make([]string, len(s))
+	for i, f := range s {
+		names[i] = f.Name
+	}
+	return names
+}
+
 // formatRow renders a generated row struct for error messages:
-// {order_id: "o-1", amount: NULL, ...}. Field names are the Go names.
+// {order_id: "o-1", amount: NULL, ...}, with the column names registered
+// by nameColumns (Go field names for other structs).
 func formatRow(row any) string {
 	var b strings.Builder
 	writeValue(&b, reflect.ValueOf(row))
@@ -345,12 +404,18 @@ func writeValue(b *strings.Builder, v reflect.Value) {
 			b.WriteString(s.String())
 			return
 		}
+		names, _ := rowColumns.Load(t)
+		cols, _ := names.([]string)
 		b.WriteByte('{')
 		for i := 0; i < t.NumField(); i++ {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(t.Field(i).Name)
+			if i < len(cols) {
+				b.WriteString(cols[i])
+			} else {
+				b.WriteString(t.Field(i).Name)
+			}
 			b.WriteString(": ")
 			writeValue(b, v.Field(i))
 		}

@@ -220,6 +220,17 @@ func (u *update) setup() error {
 	// SQL functions render and parse zone-less date-times in the session
 	// time zone, as Spark's spark.sql.session.timeZone.
 	sqlfn.SetSessionTimeZone(u.loc)
+	// Rows in messages name their columns as the spec does.
+	for _, d := range u.p.Datasets {
+		if r, ok := d.(columnNamer); ok {
+			r.nameColumns()
+		}
+	}
+	for _, s := range u.p.Sources {
+		if r, ok := s.(columnNamer); ok {
+			r.nameColumns()
+		}
+	}
 	if u.opts.Warehouse == "" {
 		u.opts.Warehouse = "warehouse"
 	}
