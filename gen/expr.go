@@ -102,7 +102,8 @@ func (b *block) fail(cause jen.Code) jen.Code {
 // bind stores x in fresh locals unless it is already cheap to repeat, so
 // that it is evaluated once.
 func (b *block) bind(x val) val {
-	if isSimple(x.v) && (x.ok == nil || isSimple(x.ok)) {
+	if isSimple(x.v) && (x.ok == nil || isSimple(x.ok)) || x.t.Kind == types.VoidKind {
+		// A VOID value is a constant NULL: nothing to evaluate once.
 		return x
 	}
 	v := b.fn.tmp("v")
@@ -662,7 +663,7 @@ func (c *exprCompiler) wrap(x val, nullable bool) *jen.Statement {
 
 // fieldName returns the Go field name of field i of STRUCT type t.
 func (r *typeRegistry) fieldName(t types.Type, i int) string {
-	s, ok := r.bySig[t.String()]
+	s, ok := r.bySig[typeSig(t)]
 	if !ok {
 		s = r.structFor(t, "Struct")
 	}

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -64,7 +65,7 @@ func (r *typeRegistry) unique(base string) string {
 // structFor returns the Go struct for STRUCT type t, creating it (and the
 // structs of its nested fields) on first use with a name derived from hint.
 func (r *typeRegistry) structFor(t types.Type, hint string) *goStruct {
-	sig := t.String()
+	sig := typeSig(t)
 	if s, ok := r.bySig[sig]; ok {
 		return s
 	}
@@ -152,11 +153,42 @@ func (r *typeRegistry) baseType(t types.Type) *jen.Statement {
 	case types.MapKind:
 		return jen.Index().Qual(pkgTypes, "KV").Types(r.goType(*t.Key, false), r.goType(*t.Value, t.ValueContainsNull))
 	case types.StructKind:
-		s, ok := r.bySig[t.String()]
+		s, ok := r.bySig[typeSig(t)]
 		if !ok {
 			s = r.structFor(t, "Struct")
 		}
 		return jen.Id(s.name)
 	}
 	panic(fmt.Sprintf("gen: no Go type for %s", t))
+}
+
+// typeSig identifies a type with the nullability of its array elements
+// and map values, which Type.String leaves out but which changes the Go
+// type ([]T or []types.Null[T]).
+func typeSig(t types.Type) string {
+	switch t.Kind {
+	case types.ArrayKind:
+		return fmt.Sprintf("ARRAY<%s%s>", typeSig(*t.Elem), nullSig(t.ContainsNull))
+	case types.MapKind:
+		return fmt.Sprintf("MAP<%s, %s%s>", typeSig(*t.Key), typeSig(*t.Value), nullSig(t.ValueContainsNull))
+	case types.StructKind:
+		var b strings.Builder
+		b.WriteString("STRUCT<")
+		for i, f := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(types.QuoteIdent(f.Name) + ": " + typeSig(f.Type) + nullSig(f.Nullable))
+		}
+		b.WriteString(">")
+		return b.String()
+	}
+	return t.String()
+}
+
+func nullSig(nullable bool) string {
+	if nullable {
+		return ""
+	}
+	return " NOT NULL"
 }

@@ -80,10 +80,12 @@ type loopVars struct{ index, elem bool }
 func (c *exprCompiler) elementLoop(b *block, arr val, f *sql.Lambda, keep loopVars, after func(body *block, r val, i, x string)) jen.Code {
 	i, x := b.fn.tmp("i"), b.fn.tmp("x")
 	xs := []val{element(x, *arr.t.Elem, arr.t.ContainsNull), {v: jen.Int32().Call(jen.Id(i)), t: types.IntType}}
-	body, r, used := c.lambdaBody(b, f, xs[:len(f.Params)])
+	body, r, _ := c.lambdaBody(b, f, xs[:len(f.Params)])
 	after(body, r, i, x)
-	useElem := keep.elem || used[0]
-	useIndex := keep.index || len(used) > 1 && used[1]
+	// A parameter the body read may still be absent from the code (a
+	// cast of NULL): declare only the variables the statements use.
+	useElem := keep.elem || mentions(body.stmts, x)
+	useIndex := keep.index || mentions(body.stmts, i)
 	rng := jen.Range().Add(arr.v.Clone())
 	switch {
 	case useElem && useIndex:
@@ -200,7 +202,7 @@ func (c *exprCompiler) aggregateArray(b *block, e *sql.Call, arr val) val {
 	}
 	body.add(jen.List(jen.Id(acc), jen.Id(accOK)).Op("=").List(r.v, rok))
 	xv := jen.Id("_")
-	if used[1] {
+	if used[1] && mentions(body.stmts, x) {
 		xv = jen.Id(x)
 	}
 	b.add(ifValid(arr.ok, jen.For(jen.List(jen.Id("_"), xv).Op(":=").Range().Add(arr.v.Clone())).Block(body.stmts...))...)

@@ -465,20 +465,14 @@ func inferJSON(v any) types.Type {
 		}
 		return types.ArrayOf(elem, true)
 	case map[string]any:
-		names := make([]string, 0, len(x))
-		for k := range x {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		fields := make([]types.Field, len(names))
-		for i, k := range names {
-			t := types.StringType
-			if x[k] != nil {
-				t = inferJSON(x[k])
+		byName := make(map[string]types.Type, len(x))
+		for k, v := range x {
+			byName[k] = types.StringType
+			if v != nil {
+				byName[k] = inferJSON(v)
 			}
-			fields[i] = types.Field{Name: k, Type: t, Nullable: true}
 		}
-		return types.StructOf(fields...)
+		return sortedStruct(byName)
 	}
 	return types.StringType
 }
@@ -509,16 +503,22 @@ func mergeJSONTypes(a, b types.Type) types.Type {
 				byName[f.Name] = f.Type
 			}
 		}
-		names := make([]string, 0, len(byName))
-		for k := range byName {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		fields := make([]types.Field, len(names))
-		for i, k := range names {
-			fields[i] = types.Field{Name: k, Type: byName[k], Nullable: true}
-		}
-		return types.StructOf(fields...)
+		return sortedStruct(byName)
 	}
 	return types.StringType
+}
+
+// sortedStruct is the STRUCT of the given nullable fields, sorted by name
+// as Spark's schema inference sorts them.
+func sortedStruct(byName map[string]types.Type) types.Type {
+	names := make([]string, 0, len(byName))
+	for k := range byName {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	fields := make([]types.Field, len(names))
+	for i, k := range names {
+		fields[i] = types.Field{Name: k, Type: byName[k], Nullable: true}
+	}
+	return types.StructOf(fields...)
 }

@@ -33,7 +33,6 @@ Project [a#1 AS a, col#3 AS col] -> a STRING, col INT NOT NULL
 
 // TestCheckGeneratorErrors checks the generators Spark rejects.
 func TestCheckGeneratorErrors(t *testing.T) {
-	cat := newTestCatalog()
 	tests := []struct{ query, want string }{
 		{"SELECT explode(arr), explode(arr) FROM nums", `21-33 UNSUPPORTED_GENERATOR.MULTI_GENERATOR only one generator is allowed in a SELECT list (use LATERAL VIEW for the others)`},
 		{"SELECT size(explode(arr)) FROM nums", `12-24 UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS generator explode is only allowed alone in a SELECT item or in LATERAL VIEW (give it a SELECT item of its own, or use LATERAL VIEW)`},
@@ -47,10 +46,5 @@ func TestCheckGeneratorErrors(t *testing.T) {
 		{"SELECT i AS (a, b) FROM nums", `13-17 MULTI_ALIAS_WITHOUT_GENERATOR AS (...) names the columns of a generator such as explode; this item is one column (give the item one name)`},
 		{"SELECT x FROM nums LATERAL VIEW explode(arr) t AS y", `7-8 UNRESOLVED_COLUMN column "x" does not exist`},
 	}
-	for _, tt := range tests {
-		_, errs := checkText(t, cat, tt.query)
-		if got := errString(errs); got != tt.want {
-			t.Errorf("%s:\n got %s\nwant %s", tt.query, got, tt.want)
-		}
-	}
+	checkErrorCases(t, tests)
 }

@@ -96,7 +96,6 @@ func TestCheckLambdaNames(t *testing.T) {
 // TestCheckLambdaErrors checks the errors of lambdas and higher-order
 // functions, with their positions.
 func TestCheckLambdaErrors(t *testing.T) {
-	cat := newTestCatalog()
 	tests := []struct{ query, want string }{
 		{"SELECT transform(arr, (x, i, j) -> x) FROM nums", `22-30 INVALID_LAMBDA_FUNCTION_CALL the lambda function of transform takes 1 to 2 parameters (element, index), not 3`},
 		{"SELECT transform(arr, 1) FROM nums", `22-23 DATATYPE_MISMATCH argument 2 of transform must be a lambda function (write a lambda function such as x -> x + 1)`},
@@ -112,6 +111,14 @@ func TestCheckLambdaErrors(t *testing.T) {
 		{"SELECT items.skux FROM raw_orders", `13-17 FIELD_NOT_FOUND field "skux" does not exist in STRUCT<sku: STRING, qty: INT> (did you mean "sku"?)`},
 		{"SELECT i, transform(arr, x -> x + l) FROM nums GROUP BY i", `20-23 MISSING_AGGREGATION column "arr" is neither grouped nor aggregated (add it to GROUP BY, or aggregate it, e.g. any_value(arr))`},
 	}
+	checkErrorCases(t, tests)
+}
+
+// checkErrorCases checks each query over newTestCatalog and compares its
+// errors (positions, classes, messages, hints) with want.
+func checkErrorCases(t *testing.T, tests []struct{ query, want string }) {
+	t.Helper()
+	cat := newTestCatalog()
 	for _, tt := range tests {
 		_, errs := checkText(t, cat, tt.query)
 		if got := errString(errs); got != tt.want {
