@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -369,6 +372,41 @@ func (st *state) loadCheckpoint(files []string) error {
 	return nil
 }
 
+// writtenByPipegen reports whether a checkpoint file was written by
+// pipegen (WriteCheckpoint), whose rows are ordered: protocol, metaData,
+// the txns, then the adds and removes.
+func writtenByPipegen(f *os.File, size int64) bool {
+	pf, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	return err == nil && strings.HasPrefix(pf.Metadata().CreatedBy, "pipegen")
+}
+
+// leadingActions reads the rows of a pipegen checkpoint up to its first
+// add or remove (a row without txn, metaData and protocol), as want.
+func leadingActions(r *parquetio.Reader, want types.Schema) ([][]any, error) {
+	dec := parquetio.NewDecoder(want)
+	buf := make([]parquet.Row, 16)
+	var out [][]any
+	for {
+		n, err := r.ReadRows(buf)
+		for _, row := range buf[:n] {
+			vals, derr := dec.Decode(row)
+			if derr != nil {
+				return nil, derr
+			}
+			if vals[0] == nil && vals[2] == nil && vals[3] == nil {
+				return out, nil
+			}
+			out = append(out, vals)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // checkpointMetaSchema is checkpointSchema without the add and remove
 // columns (read as NULL): what LoadMetadata reads of a checkpoint.
 var checkpointMetaSchema = func() types.Schema {
@@ -396,7 +434,12 @@ func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}
 	defer r.Close()
-	rows, err := r.ReadAll()
+	var rows [][]any
+	if metaOnly := want[1].Name != checkpointSchema[1].Name; metaOnly && writtenByPipegen(f, info.Size()) {
+		rows, err = leadingActions(r, want)
+	} else {
+		rows, err = r.ReadAll()
+	}
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}
