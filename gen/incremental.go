@@ -203,6 +203,9 @@ func incrementalFields(fl *spec.Flow, d jen.Dict) {
 	if fl.Kind != spec.CompleteFlow {
 		return
 	}
+	if e := nondeterministic(fl.Plan); e != "" {
+		d[jen.Id("Nondeterministic")] = jen.Lit(e)
+	}
 	technique, _, reason := mvTechnique(fl)
 	if technique != "" {
 		d[jen.Id("Incremental")] = jen.Lit(technique)

@@ -491,6 +491,8 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		reason = "a parameter changed"
 	case !mapsEqual(state.Inputs, sig):
 		reason = "an input changed: " + strings.Join(changedInputs(state.Inputs, sig), ", ")
+	case f.Nondeterministic != "":
+		reason = "the query calls " + f.Nondeterministic + ", whose result changes with every update"
 	}
 	if reason == "" {
 		res.technique = "NO_OP"

@@ -139,6 +139,12 @@ type Flow struct {
 	// the reason NotIncremental gives. Set by pipegen.
 	Incremental    string
 	NotIncremental string
+	// Nondeterministic names a non-deterministic call of a materialized
+	// view's query ("current_timestamp()", "rand()"), "" when there is
+	// none: such a view is recomputed by every update, even when neither
+	// its inputs nor its definition changed, as Databricks does. Set by
+	// pipegen.
+	Nondeterministic string
 }
 
 // Input is one relation a flow reads.
