@@ -181,7 +181,14 @@ func (g *generator) rowsFile() *jen.File {
 func (g *generator) declareRow(f *jen.File, s *goStruct, doc string) {
 	fields := make([]jen.Code, len(s.fields))
 	for i, fl := range s.fields {
-		fields[i] = jen.Id(fl.name).Add(g.reg.goType(fl.typ, fl.nullable)).Comment(fl.column + " " + typeDoc(fl.typ, fl.nullable))
+		// parquet-go's struct tag: the column's name, optional when it is
+		// nullable (the canonical layout of docs/architecture.md).
+		tag := fl.column
+		if fl.nullable {
+			tag += ",optional"
+		}
+		fields[i] = jen.Id(fl.name).Add(g.reg.goType(fl.typ, fl.nullable)).Tag(map[string]string{"parquet": tag}).
+			Comment(fl.column + " " + typeDoc(fl.typ, fl.nullable))
 	}
 	f.Comment(doc)
 	f.Type().Id(s.name).Struct(fields...)

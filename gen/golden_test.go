@@ -126,10 +126,38 @@ func TestGeneratedFiles(t *testing.T) {
 			} else if !bytes.Equal(formatted, data) {
 				t.Errorf("%s: %s is not gofmt-clean", c.name, name)
 			}
+			if name == "rows.go" {
+				checkParquetTags(t, c.name, data)
+			}
 			if !header.Match(data) {
 				first, _, _ := strings.Cut(string(data), "\n// source")
 				t.Errorf("%s: %s starts with %q, want the pipegen header and the spec's relative path", c.name, name, first)
 			}
+		}
+	}
+}
+
+// structField is a field line of a generated struct: Go name, type, tag
+// and the comment naming the column and its Spark type.
+var structField = regexp.MustCompile("(?m)^\t(\\w+) +[^`\n]+?(?: +`([^`]*)`)? +// (\\S+) (.*)$")
+
+// checkParquetTags checks that every field of the row structs carries
+// parquet-go's tag: the column's name, optional exactly when the column
+// is nullable.
+func checkParquetTags(t *testing.T, name string, rows []byte) {
+	t.Helper()
+	fields := structField.FindAllStringSubmatch(string(rows), -1)
+	if len(fields) == 0 {
+		t.Errorf("%s: rows.go declares no struct field", name)
+	}
+	for _, f := range fields {
+		want := `parquet:"` + f[3]
+		if !strings.HasSuffix(f[4], " NOT NULL") {
+			want += ",optional"
+		}
+		want += `"`
+		if f[2] != want {
+			t.Errorf("%s: field %s has tag %q, want %q", name, f[1], f[2], want)
 		}
 	}
 }
