@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,66 +230,52 @@ func checkpointRows(st *state, now time.Time) ([][]any, int64, error) {
 // writeCheckpointFile writes rows as a Parquet file at path, atomically,
 // and returns its size.
 func writeCheckpointFile(path string, rows [][]any) (int64, error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return 0, err
-	}
-	defer os.Remove(tmp.Name())
-	buf := bufio.NewWriterSize(tmp, 1<<20)
-	w := parquetio.NewWriter(buf, checkpointWriteSchema, parquetio.WriterOptions{})
-	enc := parquetio.NewEncoder(checkpointWriteSchema)
-	batch := make([]parquet.Row, 0, 256)
-	flush := func() error {
-		err := w.Write(batch)
-		batch = batch[:0]
-		return err
-	}
-	for _, r := range rows {
-		pr, err := enc.Append(nil, r)
-		if err != nil {
-			tmp.Close()
-			return 0, err
-		}
-		if batch = append(batch, pr); len(batch) == cap(batch) {
-			if err := flush(); err != nil {
-				tmp.Close()
-				return 0, err
+	var info parquetio.FileInfo
+	err := replaceLogFile(path, func(out io.Writer) error {
+		buf := bufio.NewWriterSize(out, 1<<20)
+		w := parquetio.NewWriter(buf, checkpointWriteSchema, parquetio.WriterOptions{})
+		enc := parquetio.NewEncoder(checkpointWriteSchema)
+		batch := make([]parquet.Row, 0, 256)
+		for i, r := range rows {
+			pr, err := enc.Append(nil, r)
+			if err != nil {
+				return err
+			}
+			if batch = append(batch, pr); len(batch) == cap(batch) || i == len(rows)-1 {
+				if err := w.Write(batch); err != nil {
+					return err
+				}
+				batch = batch[:0]
 			}
 		}
-	}
-	err = flush()
-	var info parquetio.FileInfo
-	if err == nil {
-		info, err = w.Close()
-	}
-	if err == nil {
-		err = buf.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
+		var err error
+		if info, err = w.Close(); err != nil {
+			return err
+		}
+		return buf.Flush()
+	})
 	return info.Size, err
 }
 
 // writeLogFile replaces a file of `_delta_log` atomically.
 func writeLogFile(path string, data []byte) error {
+	return replaceLogFile(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// replaceLogFile writes a file of `_delta_log` with write into a hidden
+// temporary file, syncs it and renames it to path, so that readers see
+// the old content or the new, never a part.
+func replaceLogFile(path string, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(data)
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
