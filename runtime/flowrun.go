@@ -419,6 +419,12 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 		return u.runChangeBatch(f, h, cp, off, res)
 	}
 	plan, err := u.resolveBatch(f, off)
+	var nae *notAppendError
+	if errors.As(err, &nae) && h.desc != nil && !h.desc.resetAllowed() {
+		// The way out the message gives is closed for this table.
+		return fmt.Errorf("%w; %s has pipelines.reset.allowed = false, so a full refresh cannot rebuild it: set the property to true for the update that runs --full-refresh %s",
+			err, h.name, h.name)
+	}
 	if err != nil {
 		return err
 	}

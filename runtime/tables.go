@@ -168,12 +168,24 @@ func (h *tableHandle) filesBetween(from, to int64) ([]tableFile, error) {
 	var out []tableFile
 	for _, c := range commits {
 		if !c.AppendOnly() {
-			return nil, fmt.Errorf("table %s changed at version %d by an operation that is not an append (a full refresh, a delete or an overwrite); "+
-				"a streaming read only follows appends: run a full refresh of the tables that stream from %s", h.name, c.Version, h.name)
+			return nil, &notAppendError{table: h.name, version: c.Version}
 		}
 		out = append(out, h.files(nil, c.Adds())...)
 	}
 	return out, nil
+}
+
+// notAppendError is the error of a streaming read of a table that changed
+// by other means than appends (Delta's "data update detected" of a
+// streaming source).
+type notAppendError struct {
+	table   string
+	version int64
+}
+
+func (e *notAppendError) Error() string {
+	return fmt.Sprintf("table %s changed at version %d by an operation that is not an append (a full refresh, a delete or an overwrite); "+
+		"a streaming read only follows appends: run a full refresh of the tables that stream from %s", e.table, e.version, e.table)
 }
 
 // batchCommitted reports whether the table holds a txn for appID at
