@@ -11,9 +11,9 @@ import (
 )
 
 // val is a compiled scalar: Go expressions for its value and its validity.
-// ok is nil when the value can never be NULL. When ok is not nil and false,
-// v holds the zero value of its Go type (never garbage), so code may read v
-// without checking ok where the result does not matter.
+// ok is nil when the value can never be NULL. When ok is false, v may hold
+// anything (an arithmetic result over NULL inputs, say): code that stores v
+// where it is compared — hash keys — must use sqlfn.IfValid(ok, v).
 type val struct {
 	v  *jen.Statement
 	ok *jen.Statement

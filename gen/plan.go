@@ -261,6 +261,12 @@ func (t *tuple) literal(xs []val) *jen.Statement {
 	d := jen.Dict{}
 	for i, x := range xs {
 		v := x.v.Clone()
+		if x.ok != nil && !isFalse(x.ok) {
+			// The value of a NULL is unspecified (an expression's result
+			// slot may hold anything): key it as the zero value, so that
+			// NULLs group, deduplicate and compare as one.
+			v = jen.Qual(pkgSQLFn, "IfValid").Call(x.ok.Clone(), v)
+		}
 		switch t.types[i].Kind {
 		case types.DoubleKind:
 			v = jen.Qual(pkgSQLFn, "FloatKey").Call(v)
@@ -332,7 +338,7 @@ func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column,
 	for _, in := range inputs {
 		pc.produce(b, in, false, func(rb *block, cols []val) {
 			k := pc.fn.tmp("k")
-			rb.add(jen.Id(k).Op(":=").Add(tt.literal(normalized(cols))))
+			rb.add(jen.Id(k).Op(":=").Add(tt.literal(cols)))
 			inner := rb.sub()
 			inner.add(jen.Id(seen).Index(jen.Id(k)).Op("=").Struct().Values())
 			consume(inner, cols)
@@ -341,13 +347,8 @@ func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column,
 	}
 }
 
-// normalized returns cols with NULL values replaced by the zero value, so
-// that two NULLs compare equal as keys whatever the value field held.
-func normalized(cols []val) []val {
-	// The compiler keeps the value of a NULL at its zero value (see val),
-	// so the values are already normalized.
-	return cols
-}
+// isFalse reports whether a Go expression is the constant false.
+func isFalse(s *jen.Statement) bool { return fmt.Sprintf("%#v", s) == "false" }
 
 // limit passes on the first N rows.
 func (pc *planCompiler) limit(b *block, p *sql.Limit, consume consumer) {
