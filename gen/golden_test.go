@@ -162,9 +162,9 @@ func checkParquetTags(t *testing.T, name string, rows []byte) {
 	}
 }
 
-// TestGoldenCasesBuildAndRun builds every valid golden case and example as
-// one module with one package per case (a single `go build ./...` is much
-// faster than one build each), then runs each program whose source folders
+// TestGoldenCasesBuildAndRun compiles every valid golden case and example
+// as one module with one package per case (one go command for all is much
+// faster than one build each), then builds and runs each program whose source folders
 // exist in this repository and has DuckDB read every table it writes.
 func TestGoldenCasesBuildAndRun(t *testing.T) {
 	cases := goldenCases(t)
@@ -196,8 +196,11 @@ func TestGoldenCasesBuildAndRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
-	// Compile every case (no link), then link the ones that have data.
-	build := exec.Command("go", "build", "./...")
+	// Compile every case without linking (go build ./... would link each
+	// program, which costs more than compiling it), then link the ones that
+	// have data. With -trimpath the compiled packages are cached across
+	// runs although the module's folder changes.
+	build := exec.Command("go", "list", "-trimpath", "-export", "-f", "{{.ImportPath}}", "./...")
 	build.Dir, build.Env = mod, env
 	if out, err := build.CombinedOutput(); err != nil {
 		// The compiler prints `# pipegen.generated/golden/<case>` above
@@ -207,10 +210,10 @@ func TestGoldenCasesBuildAndRun(t *testing.T) {
 		for _, m := range failed {
 			names = append(names, m[1])
 		}
-		t.Fatalf("go build of the golden cases failed (%s): %v\n%s", strings.Join(names, ", "), err, out)
+		t.Fatalf("the golden cases do not compile (%s): %v\n%s", strings.Join(names, ", "), err, out)
 	}
 	bin := t.TempDir()
-	link := []string{"build", "-o", bin + string(filepath.Separator)}
+	link := []string{"build", "-trimpath", "-o", bin + string(filepath.Separator)}
 	var runnable []goldenCase
 	for _, c := range cases {
 		if c.hasData {
