@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -42,12 +43,14 @@ var goEnvOnce = sync.OnceValues(func() (map[string]string, error) {
 	return env, nil
 })
 
-// testBuildCache is the PIPEGEN_CACHE of every end-to-end test: the user's
-// pipegen build cache, as `pipegen run` uses by default. Programs are keyed
-// by their generated code, this runtime's source and its module versions,
-// so a cached program is exactly what a fresh build would produce, and
-// every test (and every later `go test`) reuses it.
-func testBuildCache() string {
+// testBuildCache is the PIPEGEN_CACHE of every end-to-end test (unless
+// PIPEGEN_CACHE is set): <user cache>/pipegen/test-build, apart from the
+// cache of the user's own `pipegen run`. Programs are keyed by their
+// generated code, this runtime's source and its module versions, so a
+// cached program is exactly what a fresh build would produce, and every
+// test (and every later `go test`) reuses it. Each runtime change makes
+// new keys, so entries older than a day are removed when the tests start.
+var testBuildCache = sync.OnceValue(func() string {
 	if dir := os.Getenv("PIPEGEN_CACHE"); dir != "" {
 		return dir
 	}
@@ -55,8 +58,15 @@ func testBuildCache() string {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	return filepath.Join(cache, "pipegen", "build")
-}
+	dir := filepath.Join(cache, "pipegen", "test-build")
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
+	return dir
+})
 
 // scriptSetup passes the Go caches, the shared build cache and the
 // examples folder ($EXAMPLES) to every script.

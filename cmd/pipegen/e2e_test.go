@@ -99,9 +99,12 @@ func land(t testing.TB, dir string, parts []retailPart) {
 // of the spec at path.
 func buildProgram(t testing.TB, spec string) string {
 	t.Helper()
-	// cachedBuild uses PIPEGEN_CACHE, or the user cache as testBuildCache.
 	var stderr bytes.Buffer
-	bin, code := cachedBuild(&stderr, spec)
+	p, files, ok := generate(&stderr, spec)
+	if !ok {
+		t.Fatalf("generate %s:\n%s", spec, stderr.String())
+	}
+	bin, code := buildIn(&stderr, testBuildCache(), spec, p, files)
 	if code != exitOK {
 		t.Fatalf("build %s: exit %d\n%s", spec, code, stderr.String())
 	}

@@ -100,6 +100,11 @@ func buildInCache(stderr io.Writer, file string, p *spec.Pipeline, files map[str
 		}
 		root = filepath.Join(cache, "pipegen", "build")
 	}
+	return buildIn(stderr, root, file, p, files)
+}
+
+// buildIn is buildInCache with the cache folder root.
+func buildIn(stderr io.Writer, root, file string, p *spec.Pipeline, files map[string][]byte) (string, int) {
 	dir := filepath.Join(root, buildKey(files))
 	bin := filepath.Join(dir, p.Name)
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
