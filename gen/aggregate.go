@@ -256,6 +256,18 @@ func (pc *planCompiler) mergeParts(b *block, p *sql.Aggregate, global bool, stat
 	))
 }
 
+// distinctOrder reports whether a DISTINCT aggregate keeps its distinct
+// values in order of first appearance besides the set: only a floating-point
+// sum or average does, so that its rounding does not depend on the set's
+// iteration order. count(DISTINCT x) and exact sums keep just the set.
+func distinctOrder(a *sql.AggCall) bool {
+	switch a.Func {
+	case "sum", "avg", "mean":
+		return a.Args[0].ResultType().IsFloating()
+	}
+	return false
+}
+
 // aggMerge emits the code folding the partial accumulator src of
 // aggregate j into dst.
 func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sql.AggCall) []jen.Code {
@@ -264,6 +276,13 @@ func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sq
 	if a.Distinct && a.Func != "min" && a.Func != "max" {
 		argT := a.Args[0].ResultType()
 		x, seen := pc.fn.tmp("x"), pc.fn.tmp("seen")
+		if !distinctOrder(a) {
+			// Set union.
+			return []jen.Code{
+				jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.setKeyType(argT)).Struct().Values()),
+				jen.For(jen.Id(x).Op(":=").Range().Add(s(""))).Block(d("").Index(jen.Id(x)).Op("=").Struct().Values()),
+			}
+		}
 		return []jen.Code{
 			jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.setKeyType(argT)).Struct().Values()),
 			jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(s("Order"))).Block(
@@ -369,6 +388,9 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
 		}
 		set := jen.Map(pc.setKeyType(argT(0))).Struct()
+		if !distinctOrder(a) {
+			return []jen.Code{f("", set)}
+		}
 		return []jen.Code{f("", set), f("Order", jen.Index().Add(pc.reg.baseType(argT(0))))}
 	}
 	switch a.Func {
@@ -432,10 +454,11 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		ub.add(jen.If(acc("").Op("==").Nil()).Block(acc("").Op("=").Map(pc.setKeyType(x.t)).Struct().Values()))
 		seen := pc.fn.tmp("seen")
 		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("")).Index(setKey(x.t, x.v.Clone())))
-		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(
-			acc("").Index(setKey(x.t, x.v.Clone())).Op("=").Struct().Values(),
-			acc("Order").Op("=").Append(acc("Order"), x.v.Clone()),
-		))
+		add := []jen.Code{acc("").Index(setKey(x.t, x.v.Clone())).Op("=").Struct().Values()}
+		if distinctOrder(a) {
+			add = append(add, acc("Order").Op("=").Append(acc("Order"), x.v.Clone()))
+		}
+		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(add...))
 	case a.Func == "count":
 		if len(args) == 0 {
 			ub.add(acc("").Op("++"))
@@ -631,7 +654,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 	if a.Distinct && a.Func != "min" && a.Func != "max" {
 		switch a.Func {
 		case "count":
-			return val{v: jen.Int64().Call(jen.Len(acc("Order"))), t: a.Type}
+			return val{v: jen.Int64().Call(jen.Len(acc(""))), t: a.Type}
 		case "sum", "avg", "mean":
 			argT := a.Args[0].ResultType()
 			// Fold the distinct values in order of first appearance.
@@ -654,7 +677,12 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 				body = append(body, jen.Id(sum).Op("+=").Add(pc.reg.baseType(sumT)).Call(jen.Id(it)))
 			}
 			b.add(jen.Var().Id(sum).Add(pc.reg.baseType(sumT)), jen.Var().Id(n).Int64())
-			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Add(acc("Order"))).Block(body...))
+			if distinctOrder(a) {
+				b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Add(acc("Order"))).Block(body...))
+			} else {
+				// An exact sum does not depend on the order of its terms.
+				b.add(jen.For(jen.Id(it).Op(":=").Range().Add(acc(""))).Block(body...))
+			}
 			if a.Func == "sum" {
 				return val{v: jen.Id(sum), ok: jen.Id(n).Op(">").Lit(0), t: a.Type}
 			}
