@@ -489,6 +489,13 @@ func (r *resolver) addDataset(d *DatasetDecl) {
 	ds.Comment = r.template(d.Comment)
 	for _, kv := range d.Properties {
 		ds.Properties = append(ds.Properties, Property{Key: kv.Key.Value, Value: r.template(kv.Value)})
+		// SDP reads pipelines.reset.allowed as a boolean (any case); a
+		// value the runtime would read as true must not pass for a
+		// protection.
+		if kv.Key.Value == "pipelines.reset.allowed" && !strings.Contains(kv.Value.Value, "${") &&
+			!strings.EqualFold(kv.Value.Value, "true") && !strings.EqualFold(kv.Value.Value, "false") {
+			r.errorf(kv.Value.Pos, "", "write true or false", "table property pipelines.reset.allowed of %q is %q, not a boolean", ds.Name, kv.Value.Value)
+		}
 	}
 	if ds.Kind == TemporaryView {
 		if len(d.Properties) > 0 {
