@@ -237,7 +237,7 @@ func TestGoldenCasesBuildAndRun(t *testing.T) {
 			t.Errorf("%s: run: %v\n%s", c.name, err, out)
 			continue
 		}
-		tables := findTables(wh)
+		tables := deltatest.FindTables(wh)
 		if len(tables) == 0 {
 			t.Errorf("%s: the run wrote no table", c.name)
 			continue
@@ -245,25 +245,6 @@ func TestGoldenCasesBuildAndRun(t *testing.T) {
 		deltatest.CheckAll(t, tables)
 		t.Logf("%s: ran, DuckDB agrees on %d tables", c.name, len(tables))
 	}
-}
-
-// findTables returns the Delta tables under root (folders holding
-// _delta_log), pipeline storage excluded.
-func findTables(root string) []string {
-	var out []string
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		switch {
-		case err != nil || !d.IsDir():
-		case d.Name() == "_pipelines":
-			return filepath.SkipDir
-		case d.Name() == "_delta_log":
-			out = append(out, filepath.Dir(path))
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	slices.Sort(out)
-	return out
 }
 
 func sortedNames(files map[string][]byte) []string {

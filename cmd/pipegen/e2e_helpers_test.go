@@ -7,7 +7,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,7 +120,7 @@ func cmdDuckcheck(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	var tables []string
 	for _, dir := range args {
-		found := findTables(ts.MkAbs(dir))
+		found := deltatest.FindTables(ts.MkAbs(dir))
 		if len(found) == 0 {
 			ts.Fatalf("duckcheck: no Delta table under %s", dir)
 		}
@@ -148,7 +147,7 @@ func cmdCmpsorted(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s and %s hold the same lines", args[0], args[1])
 	}
 	ts.Fatalf("%s and %s differ as sorted lines\nonly in %s:\n  %s\nonly in %s:\n  %s", args[0], args[1],
-		args[0], strings.Join(minusLines(a, b), "\n  "), args[1], strings.Join(minusLines(b, a), "\n  "))
+		args[0], strings.Join(deltatest.Minus(a, b), "\n  "), args[1], strings.Join(deltatest.Minus(b, a), "\n  "))
 }
 
 func cmdTablecount(ts *testscript.TestScript, neg bool, args []string) {
@@ -156,7 +155,7 @@ func cmdTablecount(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: tablecount DIR N")
 	}
 	var rels []string
-	for _, t := range findTables(ts.MkAbs(args[0])) {
+	for _, t := range deltatest.FindTables(ts.MkAbs(args[0])) {
 		rel, _ := filepath.Rel(ts.MkAbs(args[0]), t)
 		rels = append(rels, rel)
 	}
@@ -181,27 +180,6 @@ func (s *scriptTB) Errorf(format string, a ...any) {
 	s.failed = true
 }
 
-// findTables returns the Delta tables (folders holding _delta_log) under
-// root, sorted; pipeline storage (_pipelines) is not searched.
-func findTables(root string) []string {
-	var out []string
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		if d.Name() == "_pipelines" {
-			return filepath.SkipDir
-		}
-		if d.Name() == "_delta_log" {
-			out = append(out, filepath.Dir(path))
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	slices.Sort(out)
-	return out
-}
-
 func sortedLines(s string) []string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) == 1 && lines[0] == "" {
@@ -211,30 +189,13 @@ func sortedLines(s string) []string {
 	return lines
 }
 
-// minusLines returns the lines of a not in b, as multisets.
-func minusLines(a, b []string) []string {
-	count := map[string]int{}
-	for _, x := range b {
-		count[x]++
-	}
-	var out []string
-	for _, x := range a {
-		if count[x] > 0 {
-			count[x]--
-			continue
-		}
-		out = append(out, x)
-	}
-	return out
-}
-
 // warehouseRows reads every table under warehouse with package delta:
 // table path relative to warehouse → its sorted rows as text. It is how the
 // Go end-to-end tests compare whole warehouses.
 func warehouseRows(t testing.TB, warehouse string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	for _, table := range findTables(warehouse) {
+	for _, table := range deltatest.FindTables(warehouse) {
 		rel, err := filepath.Rel(warehouse, table)
 		if err != nil {
 			t.Fatal(err)
@@ -259,7 +220,7 @@ func diffWarehouses(want, got map[string][]string) string {
 			fmt.Fprintf(&b, "table %s should not exist (%d rows)\n", name, len(g))
 		case !slices.Equal(w, g):
 			fmt.Fprintf(&b, "table %s: %d rows, want %d\n  extra:   %s\n  missing: %s\n", name, len(g), len(w),
-				strings.Join(head(minusLines(g, w), 5), "\n           "), strings.Join(head(minusLines(w, g), 5), "\n           "))
+				strings.Join(head(deltatest.Minus(g, w), 5), "\n           "), strings.Join(head(deltatest.Minus(w, g), 5), "\n           "))
 		}
 	}
 	return b.String()

@@ -267,7 +267,7 @@ func checkRetailOracle(t *testing.T, what string, state map[string][]string, par
 	}
 	if got := state["main/retail/revenue_by_day_country"]; !slices.Equal(got, revenue) {
 		t.Errorf("%s: revenue_by_day_country differs from the oracle\n  extra:   %s\n  missing: %s", what,
-			strings.Join(minusLines(got, revenue), "\n           "), strings.Join(minusLines(revenue, got), "\n           "))
+			strings.Join(deltatest.Minus(got, revenue), "\n           "), strings.Join(deltatest.Minus(revenue, got), "\n           "))
 	}
 }
 
@@ -347,7 +347,7 @@ func formatCents(c int64) string {
 // duckCheckAll has DuckDB read every table of the warehouse and compare.
 func duckCheckAll(t *testing.T, warehouse string) {
 	t.Helper()
-	tables := findTables(warehouse)
+	tables := deltatest.FindTables(warehouse)
 	if len(tables) == 0 {
 		t.Fatalf("no table under %s", warehouse)
 	}
@@ -525,7 +525,7 @@ func TestRetailExampleOracle(t *testing.T) {
 		}
 		if got := state["main/retail/revenue_by_day_country"]; !slices.Equal(got, revenue) {
 			t.Errorf("%s: revenue_by_day_country differs from the oracle\n  extra:   %s\n  missing: %s", what,
-				strings.Join(minusLines(got, revenue), "\n           "), strings.Join(minusLines(revenue, got), "\n           "))
+				strings.Join(deltatest.Minus(got, revenue), "\n           "), strings.Join(deltatest.Minus(revenue, got), "\n           "))
 		}
 	}
 	duckCheckAll(t, filepath.Join(p.dir, "wh"))

@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -215,11 +216,13 @@ func compare(t testing.TB, table string, version int64, ours, theirs []string) {
 		return
 	}
 	t.Errorf("table %s (version %d): pipegen and DuckDB read different rows (%d vs %d)\nonly pipegen:\n  %s\nonly DuckDB:\n  %s",
-		table, version, len(ours), len(theirs), strings.Join(minus(ours, theirs), "\n  "), strings.Join(minus(theirs, ours), "\n  "))
+		table, version, len(ours), len(theirs), strings.Join(Minus(ours, theirs), "\n  "), strings.Join(Minus(theirs, ours), "\n  "))
 }
 
-// minus returns the rows of a not in b (as multisets).
-func minus(a, b []string) []string {
+// Minus returns the rows of a not in b, as multisets (a row twice in a
+// and once in b is returned once): what one side of a comparison has and
+// the other lacks.
+func Minus(a, b []string) []string {
 	count := map[string]int{}
 	for _, x := range b {
 		count[x]++
@@ -232,6 +235,26 @@ func minus(a, b []string) []string {
 		}
 		out = append(out, x)
 	}
+	return out
+}
+
+// FindTables returns the Delta tables under root (the folders holding a
+// _delta_log), sorted; a pipeline's storage (_pipelines) is not searched.
+// End-to-end tests use it to check every table a run wrote.
+func FindTables(root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil || !d.IsDir():
+		case d.Name() == "_pipelines":
+			return filepath.SkipDir
+		case d.Name() == "_delta_log":
+			out = append(out, filepath.Dir(path))
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	slices.Sort(out)
 	return out
 }
 
