@@ -24,11 +24,18 @@ import (
 //
 // PIPEGEN_FAULT is NAME (the first time the point is reached) or NAME@N
 // (the Nth time, counting from 1, over the whole process: with flows
-// running in parallel, which flow reaches it Nth is not fixed).
+// running in parallel, which flow reaches it Nth is not fixed). A
+// ":stop" suffix stops the process (SIGSTOP) instead of killing it, so a
+// test can act at that instant (land a file, start another update) and
+// let it continue with SIGCONT.
 func faultPoint(name string) {
 	want := os.Getenv("PIPEGEN_FAULT")
 	if want == "" {
 		return
+	}
+	sig := syscall.SIGKILL
+	if w, ok := strings.CutSuffix(want, ":stop"); ok {
+		want, sig = w, syscall.SIGSTOP
 	}
 	nth := 1
 	if at := strings.LastIndexByte(want, '@'); at >= 0 {
@@ -45,7 +52,10 @@ func faultPoint(name string) {
 	faultHits[name]++
 	hit := faultHits[name] == nth
 	faultMu.Unlock()
-	if hit {
+	switch {
+	case hit && sig == syscall.SIGSTOP:
+		syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+	case hit:
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
 	}

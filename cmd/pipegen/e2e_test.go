@@ -554,6 +554,56 @@ func TestSoakRandomKills(t *testing.T) {
 	randomKills(t, 300, uint64(time.Now().UnixNano()))
 }
 
+// TestFrontierFrozenAtStart lands files while an update runs (the update
+// is stopped right after its first micro-batch is planned): they wait for
+// the next update (trigger available_now), which takes exactly them.
+func TestFrontierFrozenAtStart(t *testing.T) {
+	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
+	steps := retailSteps(t)
+	ref := referenceRun(t, bin, steps)
+	p := program{bin: bin, dir: t.TempDir()}
+	land(t, p.dir, steps[0].land)
+	cmd := p.command([]string{"PIPEGEN_FAULT=after-offsets@1:stop"}, "run")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitStopped(t, cmd.Process.Pid)
+	land(t, p.dir, steps[1].land)
+	cmd.Process.Signal(syscall.SIGCONT)
+	if r := wait(cmd, &stderr, start); r.code != 0 {
+		t.Fatalf("update: exit %d\n%s", r.code, r.stderr)
+	}
+	if d := diffWarehouses(ref.states[0], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
+		t.Fatalf("files landed during the update were read by it:\n%s", d)
+	}
+	p.mustRun(t)
+	if d := diffWarehouses(ref.states[1], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
+		t.Fatalf("the next update did not take exactly the files landed meanwhile:\n%s", d)
+	}
+}
+
+// waitStopped waits until the process pid is stopped (state T in
+// /proc/<pid>/stat).
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatalf("the update ended before its fault point: %v", err)
+		}
+		if i := bytes.LastIndexByte(data, ')'); i >= 0 && bytes.HasPrefix(data[i+1:], []byte(" T")) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("the update did not reach its fault point in 60s")
+}
+
 // lockMessage is what a second update prints.
 const lockMessage = "another update holds the pipeline's lock"
 
