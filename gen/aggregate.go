@@ -275,19 +275,14 @@ func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sq
 	s := func(suffix string) *jen.Statement { return src.Clone().Dot(accName(j, suffix)) }
 	if a.Distinct && a.Func != "min" && a.Func != "max" {
 		argT := a.Args[0].ResultType()
-		x, seen := pc.fn.tmp("x"), pc.fn.tmp("seen")
 		if !distinctOrder(a) {
-			// Set union.
-			return []jen.Code{
-				jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.setKeyType(argT)).Struct().Values()),
-				jen.For(jen.Id(x).Op(":=").Range().Add(s(""))).Block(d("").Index(jen.Id(x)).Op("=").Struct().Values()),
-			}
+			return []jen.Code{d("").Dot("Union").Call(jen.Op("&").Add(s("")))}
 		}
+		x := pc.fn.tmp("x")
 		return []jen.Code{
-			jen.If(d("").Op("==").Nil()).Block(d("").Op("=").Map(pc.setKeyType(argT)).Struct().Values()),
 			jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(s("Order"))).Block(
-				jen.If(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(d("")).Index(setKey(argT, jen.Id(x))), jen.Op("!").Id(seen)).Block(
-					d("").Index(setKey(argT, jen.Id(x))).Op("=").Struct().Values(),
+				jen.If(jen.Op("!").Add(d("")).Dot("Has").Call(setKey(argT, jen.Id(x)))).Block(
+					d("").Dot("Add").Call(setKey(argT, jen.Id(x))),
 					d("Order").Op("=").Append(d("Order"), jen.Id(x)),
 				),
 			),
@@ -387,7 +382,7 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		if len(a.Args) != 1 || !comparable(argT(0)) {
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
 		}
-		set := jen.Map(pc.setKeyType(argT(0))).Struct()
+		set := jen.Qual(pkgRuntime, "Set").Types(pc.setKeyType(argT(0)))
 		if !distinctOrder(a) {
 			return []jen.Code{f("", set)}
 		}
@@ -451,14 +446,19 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	switch {
 	case a.Distinct && a.Func != "min" && a.Func != "max":
 		x := args[0]
-		ub.add(jen.If(acc("").Op("==").Nil()).Block(acc("").Op("=").Map(pc.setKeyType(x.t)).Struct().Values()))
-		seen := pc.fn.tmp("seen")
-		ub.add(jen.List(jen.Id("_"), jen.Id(seen)).Op(":=").Add(acc("")).Index(setKey(x.t, x.v.Clone())))
-		add := []jen.Code{acc("").Index(setKey(x.t, x.v.Clone())).Op("=").Struct().Values()}
-		if distinctOrder(a) {
-			add = append(add, acc("Order").Op("=").Append(acc("Order"), x.v.Clone()))
+		key := setKey(x.t, x.v.Clone())
+		if !distinctOrder(a) {
+			if x.ok == nil {
+				ub.add(acc("").Dot("Add").Call(key))
+			} else {
+				ub.add(jen.If(x.ok.Clone()).Block(acc("").Dot("Add").Call(key)))
+			}
+		} else {
+			ub.add(jen.If(okCond(x.ok, jen.Op("!").Add(acc("")).Dot("Has").Call(key))).Block(
+				acc("").Dot("Add").Call(key.Clone()),
+				acc("Order").Op("=").Append(acc("Order"), x.v.Clone()),
+			))
 		}
-		ub.add(jen.If(okCond(x.ok, jen.Op("!").Id(seen))).Block(add...))
 	case a.Func == "count":
 		if len(args) == 0 {
 			ub.add(acc("").Op("++"))
@@ -654,7 +654,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 	if a.Distinct && a.Func != "min" && a.Func != "max" {
 		switch a.Func {
 		case "count":
-			return val{v: jen.Int64().Call(jen.Len(acc(""))), t: a.Type}
+			return val{v: jen.Int64().Call(acc("").Dot("Len").Call()), t: a.Type}
 		case "sum", "avg", "mean":
 			argT := a.Args[0].ResultType()
 			// Fold the distinct values in order of first appearance.
@@ -681,7 +681,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 				b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Add(acc("Order"))).Block(body...))
 			} else {
 				// An exact sum does not depend on the order of its terms.
-				b.add(jen.For(jen.Id(it).Op(":=").Range().Add(acc(""))).Block(body...))
+				b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Add(acc("")).Dot("Keys").Call()).Block(body...))
 			}
 			if a.Func == "sum" {
 				return val{v: jen.Id(sum), ok: jen.Id(n).Op(">").Lit(0), t: a.Type}

@@ -200,6 +200,11 @@ func (e *stateEncoder) fastEncode(v reflect.Value) bool {
 }
 
 func (e *stateEncoder) value(v reflect.Value) error {
+	if v.CanAddr() && v.Addr().CanInterface() {
+		if c, ok := v.Addr().Interface().(stateCodec); ok {
+			return c.encodeState(e)
+		}
+	}
 	if e.fastEncode(v) {
 		return nil
 	}
@@ -376,6 +381,9 @@ func (d *stateDecoder) fastDecode(v reflect.Value) (bool, error) {
 
 func (d *stateDecoder) value(v reflect.Value) error {
 	v = settable(v)
+	if c, ok := v.Addr().Interface().(stateCodec); ok {
+		return c.decodeState(d)
+	}
 	if ok, err := d.fastDecode(v); ok || err != nil {
 		return err
 	}
