@@ -2,21 +2,24 @@
 # The benchmark job of ../shared/bench (see its README): 1,000,000 order
 # events in 100 JSON-lines files, bronze -> silver -> per-customer revenue.
 #
-#   examples/orders_bench/bench.sh BENCH_DIR DATA_DIR
+#   examples/orders_bench/bench.sh BENCH_DIR DATA_DIR [PAIRS]
 #
 # 1. generates the data into DATA_DIR unless it is there (BENCH_DIR/gen);
-# 2. builds the pipeline and times the backlog update (all 100 files);
-# 3. lands one new file of 10,000 events and times the incremental update
-#    (the materialized view is refreshed with GROUP_AGGREGATE), and prints
-#    its cost as a share of the backlog update's (the goal: under 10%);
-# 4. when BENCH_DIR/duckdb has its node_modules, times the DuckDB peer on
-#    the same data.
-# Wall times come from bash's clock; the machine may be shared, so run it
-# more than once before quoting a figure.
+# 2. builds the pipeline;
+# 3. runs PAIRS (default 3) paired rounds: the backlog update (all 100 files,
+#    fresh warehouse), then the DuckDB peer (BENCH_DIR/duckdb, installed with
+#    npm ci when needed) on the same data, and prints each run's wall time,
+#    CPU time and peak RSS, pipegen's rows/s and input MB/s, and the median
+#    of the per-pair wall-time ratios (the figure that counts on a shared
+#    machine: single timings vary 10-30%);
+# 4. lands one new file of 10,000 events and times the incremental update
+#    (the materialized view is refreshed with GROUP_AGGREGATE), with its
+#    cost as a share of the backlog update's.
 set -euo pipefail
 
-bench=${1:?usage: bench.sh BENCH_DIR DATA_DIR}
-data=${2:?usage: bench.sh BENCH_DIR DATA_DIR}
+bench=${1:?usage: bench.sh BENCH_DIR DATA_DIR [PAIRS]}
+data=${2:?usage: bench.sh BENCH_DIR DATA_DIR [PAIRS]}
+pairs=${3:-3}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 bench=$(cd "$bench" && pwd)
 work=$(mktemp -d /tmp/pipegen-bench.XXXXXX)
@@ -26,45 +29,61 @@ if [ ! -f "$data/part-00099.jsonl" ]; then
 	echo "generating the data into $data"
 	(cd "$bench/gen" && go run . -n 1000000 -files 100 -seed 42 -out "$data")
 fi
+if [ ! -d "$bench/duckdb/node_modules" ]; then
+	(cd "$bench/duckdb" && npm ci --no-audit --no-fund --loglevel=error)
+fi
 landing="$work/landing"
 mkdir -p "$landing"
 for f in "$data"/part-*.jsonl; do ln -s "$f" "$landing/"; done
+input_bytes=$(cat "$data"/part-*.jsonl | wc -c)
 
 "$repo/bin/pipegen" build "$repo/examples/orders_bench/pipeline.yaml" -o "$work/orders_bench" >/dev/null
 
-now() { date +%s.%N; }
-run() { "$work/orders_bench" run --warehouse "$work/warehouse" --param "landing=$landing" 2>&1; }
-# cpu runs the update and prints its CPU time (user + system, seconds),
-# the steadier figure on a shared machine.
-exec 4>&2
-cpu() {
-	local TIMEFORMAT='%U %S'
-	{ time run >&4 2>&4; } 2>"$work/cpu"
-	awk '{print $1 + $2}' "$work/cpu"
+# timed NAME CMD...: runs CMD, leaves "wall user sys maxrss_kb" in $work/NAME.
+timed() {
+	local name=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$work/$name" "$@" >"$work/$name.out" 2>&1 ||
+		{ cat "$work/$name.out"; exit 1; }
+}
+field() { awk -v i="$2" '{print $i}' "$work/$1"; }
+cpu() { awk '{print $2 + $3}' "$work/$1"; }
+
+pipegen_run() {
+	"$work/orders_bench" run --warehouse "$work/warehouse" --param "landing=$landing"
 }
 
-t0=$(now)
-backlog_cpu=$(cpu)
-t1=$(now)
-backlog=$(echo "$t1 - $t0" | bc)
+ratios=()
+for i in $(seq "$pairs"); do
+	rm -rf "$work/warehouse"
+	timed pipegen pipegen_run
+	timed duckdb node "$bench/duckdb/bench.mjs" --in "$data" --out "$work/duckdb"
+	pw=$(field pipegen 1)
+	dw=$(field duckdb 1)
+	ratio=$(echo "$pw / $dw" | bc -l)
+	ratios+=("$ratio")
+	printf 'pair %d: pipegen %.2f s wall, %.2f s CPU, %d MiB peak RSS; DuckDB %.2f s wall, %.2f s CPU, %d MiB peak RSS; ratio %.2f\n' \
+		"$i" "$pw" "$(cpu pipegen)" "$(( $(field pipegen 4) / 1024 ))" \
+		"$dw" "$(cpu duckdb)" "$(( $(field duckdb 4) / 1024 ))" "$ratio"
+done
+sed 's/^/  /' "$work/pipegen.out"
+median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
+backlog=$(field pipegen 1)
+backlog_cpu=$(cpu pipegen)
+printf 'backlog update (1,000,000 events, %.1f MB): %.2f s wall, %.0f rows/s, %.1f MB/s of input, %d MiB peak RSS\n' \
+	"$(echo "$input_bytes / 1000000" | bc -l)" "$backlog" "$(echo "1000000 / $backlog" | bc -l)" \
+	"$(echo "$input_bytes / 1000000 / $backlog" | bc -l)" "$(( $(field pipegen 4) / 1024 ))"
+printf 'pipegen / DuckDB wall time, median of %d paired runs: %.2f\n' "$pairs" "$median"
 
 # One new file after the backlog: 10,000 further events.
 (cd "$bench/gen" && go run . -n 10000 -files 1 -seed 4242 -out "$work/new") >/dev/null
 cp "$work/new/part-00000.jsonl" "$landing/part-00100.jsonl"
-t2=$(now)
-incremental_cpu=$(cpu)
-t3=$(now)
-incremental=$(echo "$t3 - $t2" | bc)
-
-printf 'backlog update (1,000,000 events): %.2f s wall, %.2f s CPU\n' "$backlog" "$backlog_cpu"
-printf 'incremental update (one new file, 10,000 events): %.2f s wall = %.1f%% of the backlog update; %.2f s CPU = %.1f%%\n' \
-	"$incremental" "$(echo "100 * $incremental / $backlog" | bc -l)" \
-	"$incremental_cpu" "$(echo "100 * $incremental_cpu / $backlog_cpu" | bc -l)"
+new_bytes=$(wc -c <"$landing/part-00100.jsonl")
+timed incremental pipegen_run
+sed 's/^/  /' "$work/incremental.out"
+inc=$(field incremental 1)
+inc_cpu=$(cpu incremental)
+printf 'incremental update (one new file, 10,000 events): %.2f s wall = %.1f%% of the backlog update; %.2f s CPU = %.1f%%; %.0f rows/s, %.1f MB/s, %d MiB peak RSS\n' \
+	"$inc" "$(echo "100 * $inc / $backlog" | bc -l)" "$inc_cpu" "$(echo "100 * $inc_cpu / $backlog_cpu" | bc -l)" \
+	"$(echo "10000 / $inc" | bc -l)" "$(echo "$new_bytes / 1000000 / $inc" | bc -l)" "$(( $(field incremental 4) / 1024 ))"
 "$work/orders_bench" events --warehouse "$work/warehouse" | grep planning_information | tail -1
-
-if [ -d "$bench/duckdb/node_modules" ]; then
-	t4=$(now)
-	(cd "$bench/duckdb" && node bench.mjs --in "$data" --out "$work/duckdb") >/dev/null
-	t5=$(now)
-	printf 'DuckDB peer, same job: %.2f s\n' "$(echo "$t5 - $t4" | bc)"
-fi
