@@ -49,14 +49,12 @@ timed() {
 field() { awk -v i="$2" '{print $i}' "$work/$1"; }
 cpu() { awk '{print $2 + $3}' "$work/$1"; }
 
-pipegen_run() {
-	"$work/orders_bench" run --warehouse "$work/warehouse" --param "landing=$landing"
-}
+run=("$work/orders_bench" run --warehouse "$work/warehouse" --param "landing=$landing")
 
 ratios=()
 for i in $(seq "$pairs"); do
 	rm -rf "$work/warehouse"
-	timed pipegen pipegen_run
+	timed pipegen "${run[@]}"
 	timed duckdb node "$bench/duckdb/bench.mjs" --in "$data" --out "$work/duckdb"
 	pw=$(field pipegen 1)
 	dw=$(field duckdb 1)
@@ -79,7 +77,7 @@ printf 'pipegen / DuckDB wall time, median of %d paired runs: %.2f\n' "$pairs" "
 (cd "$bench/gen" && go run . -n 10000 -files 1 -seed 4242 -out "$work/new") >/dev/null
 cp "$work/new/part-00000.jsonl" "$landing/part-00100.jsonl"
 new_bytes=$(wc -c <"$landing/part-00100.jsonl")
-timed incremental pipegen_run
+timed incremental "${run[@]}"
 sed 's/^/  /' "$work/incremental.out"
 inc=$(field incremental 1)
 inc_cpu=$(cpu incremental)
