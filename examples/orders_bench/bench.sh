@@ -55,7 +55,7 @@ ratios=()
 for i in $(seq "$pairs"); do
 	rm -rf "$work/warehouse"
 	timed pipegen "${run[@]}"
-	timed duckdb node "$bench/duckdb/bench.mjs" --in "$data" --out "$work/duckdb"
+	timed duckdb node "$bench/duckdb/bench.mjs" --in "$data" --out "$work/duckdb-out"
 	pw=$(field pipegen 1)
 	dw=$(field duckdb 1)
 	ratio=$(echo "$pw / $dw" | bc -l)
