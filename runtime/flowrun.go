@@ -676,21 +676,22 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 // fullRefresh truncates the selected tables and resets their flows'
 // checkpoints. The intent is written first and removed last, so a crash in
 // between is finished by the next update instead of leaving a table whose
-// checkpoint and contents disagree.
-func (u *update) fullRefresh(tables []string) error {
+// checkpoint and contents disagree. It returns the tables it reset: those
+// asked for and those of an interrupted full refresh.
+func (u *update) fullRefresh(tables []string) ([]string, error) {
 	intent := u.storagePath("full_refresh.json")
 	var pending []string
 	if err := readJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return nil, err
 	}
 	tables = append(pending, tables...)
 	sort.Strings(tables)
 	tables = slices.Compact(tables)
 	if len(tables) == 0 {
-		return nil
+		return nil, nil
 	}
 	if err := writeFileAtomic(intent, mustJSON(tables)); err != nil {
-		return err
+		return nil, err
 	}
 	u.progress("RESETTING")
 	for _, name := range tables {
@@ -699,21 +700,21 @@ func (u *update) fullRefresh(tables []string) error {
 				continue
 			}
 			if err := os.RemoveAll(u.checkpointDir(f)); err != nil {
-				return fmt.Errorf("full refresh of %s: %w", name, err)
+				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 			}
 		}
 		h, err := u.handle(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := h.truncate(u.dataset(name).tableDesc()); err != nil {
-			return fmt.Errorf("full refresh of %s: %w", name, err)
+			return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 		}
 		u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
 			Message: fmt.Sprintf("Table %s was reset for a full refresh.", name)})
 		faultPoint("mid-full-refresh")
 	}
-	return os.Remove(intent)
+	return tables, os.Remove(intent)
 }
 
 // planning reports the refresh technique of a materialized view.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -154,8 +155,17 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		return err
 	}
 	u.progress("SETTING_UP_TABLES")
-	if err := u.fullRefresh(plan.reset); err != nil {
+	reset, err := u.fullRefresh(plan.reset)
+	if err != nil {
 		return err
+	}
+	// A full refresh that a crash interrupted was finished above: its
+	// tables are empty and are recomputed now, selected or not.
+	for _, f := range u.p.Flows {
+		if plan.excluded[f] && slices.Contains(reset, f.Target.DatasetName()) {
+			delete(plan.excluded, f)
+			plan.run[f] = true
+		}
 	}
 	u.progress("RUNNING")
 	return u.runFlows(plan)
