@@ -684,6 +684,9 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 	if err := readJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	// A table of an interrupted full refresh that the spec no longer
+	// defines has nothing left to reset.
+	pending = slices.DeleteFunc(pending, func(name string) bool { return u.dataset(name) == nil })
 	tables = append(pending, tables...)
 	sort.Strings(tables)
 	tables = slices.Compact(tables)
