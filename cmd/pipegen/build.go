@@ -206,12 +206,14 @@ func runtimeGoMod() []byte {
 }
 
 // goBuild tidies the module in dir (offline: modules come from the module
-// cache) and builds it into out.
+// cache) and builds it into out: a static program without the symbol
+// table and DWARF (-s -w: a third smaller and faster to link; panics still
+// print function names and lines), reproducible (-trimpath).
 func goBuild(dir, out string) error {
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "CGO_ENABLED=0")
 	for _, args := range [][]string{
 		{"mod", "tidy"},
-		{"build", "-trimpath", "-o", out, "."},
+		{"build", "-trimpath", "-ldflags=-s -w", "-o", out, "."},
 	} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
