@@ -205,6 +205,9 @@ func runtimeGoMod() []byte {
 	return b.Bytes()
 }
 
+// buildFlags are goBuild's flags; they are part of the build key.
+var buildFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
 // goBuild tidies the module in dir (offline: modules come from the module
 // cache) and builds it into out: a static program without the symbol
 // table and DWARF (-s -w: a third smaller and faster to link; panics still
@@ -213,7 +216,7 @@ func goBuild(dir, out string) error {
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "CGO_ENABLED=0")
 	for _, args := range [][]string{
 		{"mod", "tidy"},
-		{"build", "-trimpath", "-ldflags=-s -w", "-o", out, "."},
+		append(append([]string{"build"}, buildFlags...), "-o", out, "."),
 	} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
@@ -231,11 +234,11 @@ func goBuild(dir, out string) error {
 	return nil
 }
 
-// buildKey identifies a program by what goes into it: the generated files
-// and this pipegen's version and runtime.
+// buildKey identifies a program by what goes into it: the generated files,
+// this pipegen's version, runtime and build flags.
 func buildKey(files map[string][]byte) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", prt.Version)
+	fmt.Fprintf(h, "%s\x00%s\x00", prt.Version, strings.Join(buildFlags, " "))
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
