@@ -19,6 +19,7 @@ var docSections = []struct{ title, def, intro string }{
 	{"Datasets", "dataset", "Each entry of `datasets:`, by name."},
 	{"Expectations", "expectation", "Each item of a dataset's `expectations:`."},
 	{"Flows", "flow", "Each entry of `flows:`, by name."},
+	{"Watermark", "watermark", "A dataset's or flow's `watermark:`."},
 	{"AUTO CDC", "auto_cdc", "A flow's `auto_cdc:`."},
 	{"Library files", "library", "Each file listed under `libraries:`."},
 }

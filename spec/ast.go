@@ -155,6 +155,16 @@ type DatasetDecl struct {
 	// ReadChangeFeed makes the dataset's query read the tables it streams
 	// as their change data feed.
 	ReadChangeFeed Bool
+	// Watermark is the event-time watermark of the stream the query reads.
+	Watermark *WatermarkDecl
+}
+
+// WatermarkDecl is a dataset's or flow's `watermark:`, the spec's form of
+// the SQL clause WATERMARK column DELAY OF interval.
+type WatermarkDecl struct {
+	Pos    Pos
+	Column Str
+	Delay  Str
 }
 
 // ExpectationDecl is one entry of a dataset's `expectations:`.
@@ -176,6 +186,8 @@ type FlowDecl struct {
 	// ReadChangeFeed makes the flow's query read the tables it streams as
 	// their change data feed.
 	ReadChangeFeed Bool
+	// Watermark is the event-time watermark of the stream the query reads.
+	Watermark *WatermarkDecl
 }
 
 // AutoCDCDecl is a flow's `auto_cdc:`.

@@ -190,8 +190,12 @@ func (r *resolver) checkTable(rl *rel) {
 			out = r.checkCDC(fn)
 		} else {
 			r.changeFeed = fn.readsChangeFeed()
-			plan := r.checkQuery(fn.query, fn.text)
-			r.changeFeed = false
+			r.watermark = r.resolveWatermark(fn)
+			var plan sql.Plan
+			if r.watermark != nil || fn.watermarkDecl() == nil || rl.kind != relST {
+				plan = r.checkQuery(fn.query, fn.text)
+			}
+			r.changeFeed, r.watermark = false, nil
 			if plan != nil {
 				fn.flow.Plan = plan
 				r.checkStateful(rl, fn, plan)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Explain writes a readable description of the checked pipeline: settings,
@@ -103,6 +104,10 @@ func (d *Dataset) Explain(w io.Writer) {
 		if a := f.AutoCDC; a != nil {
 			fmt.Fprintf(w, "      keys %s, sequence_by %s (%s), scd type %d\n",
 				strings.Join(indexedNames(a.SourceColumns, a.Keys), ", "), strings.Join(indexedNames(a.SourceColumns, a.SequenceBy), ", "), a.SequenceType, a.SCDType)
+		}
+		if st := f.Stateful; st != nil {
+			fmt.Fprintf(w, "      stateful: %s, watermark %s of STREAM(%s) delayed %s\n", st.Kind, st.Stream.Watermark.Name, st.Stream.Name,
+				time.Duration(st.Stream.Watermark.Delay)*time.Microsecond)
 		}
 	}
 	if len(d.PartitionBy) > 0 {

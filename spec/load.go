@@ -393,6 +393,8 @@ func (f *File) dataset(k, v *yaml.Node) *DatasetDecl {
 			d.Query = f.str(v)
 		case "read_change_feed":
 			d.ReadChangeFeed = f.boolean(v)
+		case "watermark":
+			d.Watermark = f.watermark(k, v)
 		case "expectations":
 			for _, e := range v.Content {
 				ed := &ExpectationDecl{Pos: f.pos(e)}
@@ -413,6 +415,20 @@ func (f *File) dataset(k, v *yaml.Node) *DatasetDecl {
 	return d
 }
 
+// watermark reads a `watermark: {column, delay}` mapping whose key is k.
+func (f *File) watermark(k, v *yaml.Node) *WatermarkDecl {
+	w := &WatermarkDecl{Pos: f.pos(k)}
+	entries(v, func(k, v *yaml.Node) {
+		switch k.Value {
+		case "column":
+			w.Column = f.str(v)
+		case "delay":
+			w.Delay = f.str(v)
+		}
+	})
+	return w
+}
+
 func (f *File) flow(k, v *yaml.Node) *FlowDecl {
 	fl := &FlowDecl{Name: f.str(k)}
 	entries(v, func(k, v *yaml.Node) {
@@ -425,6 +441,8 @@ func (f *File) flow(k, v *yaml.Node) *FlowDecl {
 			fl.Once = f.boolean(v)
 		case "read_change_feed":
 			fl.ReadChangeFeed = f.boolean(v)
+		case "watermark":
+			fl.Watermark = f.watermark(k, v)
 		case "comment":
 			fl.Comment = f.str(v)
 		case "auto_cdc":

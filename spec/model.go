@@ -514,6 +514,11 @@ type Flow struct {
 	// (for lineage).
 	Reads   []Input
 	AutoCDC *AutoCDC
+	// Stateful is the stateful operator of a streaming table flow whose
+	// stream has a watermark (an aggregation by time window, a
+	// deduplication), kept in the flow's checkpoint between micro-batches;
+	// nil for a stateless flow.
+	Stateful *sql.Stateful
 }
 
 // Input is one relation a flow or view reads.

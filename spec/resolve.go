@@ -101,6 +101,10 @@ type resolver struct {
 	// changeFeed is set while the query of a flow or view that reads
 	// change feeds is checked (see changefeed.go).
 	changeFeed bool
+	// watermark is the `watermark:` key of the flow being checked (see
+	// stateful.go); viewNodes are the plan nodes of temporary views.
+	watermark *streamWatermark
+	viewNodes map[sql.Plan]bool
 }
 
 // Resolve resolves and type-checks a pipeline's syntax tree. The pipeline
@@ -148,6 +152,7 @@ func (r *resolver) resolve() {
 		r.addNamedFlow(fd)
 	}
 	r.datasetRules()
+	r.datasetWatermarkRules()
 	r.parseQueries()
 	r.cycles()
 	r.streamingRules()

@@ -192,6 +192,9 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 	p := c.finishSelect(below, items, exprs, s.distinct, order, orderExpr)
 	// ORDER BY may have added aggregate calls: settle the Aggregate last.
 	agg.Groups, agg.Aggs, agg.Columns = st.groups, st.aggs, st.columns()
+	if !c.expandSlidingWindows(agg) {
+		return nil
+	}
 	return p
 }
 

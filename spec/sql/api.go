@@ -43,6 +43,8 @@ type TableRef struct {
 	Parts []string
 	// Streaming is true for STREAM(name) (and STREAM name).
 	Streaming bool
+	// Watermark is true when a WATERMARK clause follows the name.
+	Watermark bool
 	// Offset and End delimit the name in the SQL text.
 	Offset, End int
 }

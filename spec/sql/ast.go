@@ -123,6 +123,8 @@ type tableRef struct {
 	streaming bool
 	alias     *ident
 	columns   []ident
+	// watermark is the WATERMARK clause after the name, or nil.
+	watermark *watermarkClause
 }
 
 // subqueryRef is (query) [AS] alias [(columns)] in FROM, or an inline

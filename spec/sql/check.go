@@ -55,6 +55,7 @@ func Check(q *Query, cat Catalog) (plan Plan, errs []*Error) {
 	p := c.query(stmt, nil)
 	if p != nil {
 		c.checkOutputNames(p, stmt.pos)
+		c.checkSlidingWindows(p)
 	}
 	if len(c.errs) > 0 || p == nil {
 		if len(c.errs) == 0 {
@@ -493,6 +494,9 @@ func (c *checker) table(t *tableRef, env *cteEnv) (Plan, *scope) {
 			cols = rel.StreamColumns
 		}
 		p = &Scan{Name: rel.Name, Streaming: t.streaming, Columns: cols, Pos: t.pos}
+	}
+	if !c.applyWatermark(t, rel, p) {
+		return nil, nil
 	}
 	return p, newScope(c.renamed(p.Output(), t.columns, fmt.Sprintf("%q", name)), qual)
 }

@@ -228,6 +228,9 @@ func writePlan(b *strings.Builder, p Plan, depth int) {
 		if p.Streaming {
 			b.WriteString(" STREAM")
 		}
+		if w := p.Watermark; w != nil {
+			fmt.Fprintf(b, " WATERMARK %s DELAY OF %s", w.Name, formatInterval(w.Delay))
+		}
 	case *Values:
 		b.WriteString("Values [")
 		writeJoined(b, p.Rows, func(b *strings.Builder, row []Expr) {

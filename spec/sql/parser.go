@@ -801,6 +801,15 @@ func (p *parser) parseTablePrimary() fromItem {
 		}
 		item = ref
 	}
+	if p.watermarkAhead() {
+		wm := p.parseWatermark()
+		if ref, ok := item.(*tableRef); ok {
+			ref.watermark = wm
+		} else {
+			p.errorAt(wm.pos, wm.end, "UNSUPPORTED_FEATURE", "put the WATERMARK clause after STREAM(name), inside the subquery",
+				"a WATERMARK clause after a subquery is not supported")
+		}
+	}
 	// [AS] alias [(columns)]
 	var alias *ident
 	if p.accept("AS") {

@@ -48,6 +48,9 @@ type Scan struct {
 	// Columns are the relation's columns (hidden ones included).
 	Columns []Column
 	Pos     int
+	// Watermark is the event-time watermark of a stream (a WATERMARK
+	// clause or the spec's watermark key); nil when none. See watermark.go.
+	Watermark *Watermark
 }
 
 // Values is an inline table (SELECT without FROM is Values with one empty row).
@@ -135,6 +138,11 @@ type Join struct {
 // position) or "inline" (the fields of each struct of an ARRAY<STRUCT>).
 // A NULL or empty Arg yields no row, or with Outer (explode_outer,
 // LATERAL VIEW OUTER, ...) one row whose generated columns are NULL.
+// Func "window" expands a sliding window (GROUP BY window(ts, duration,
+// slide), rewritten by the checker): Arg is the window() call, and each
+// row yields one row per window [start, start + duration) holding ts, the
+// windows starting at the offset plus a multiple of the slide (Spark's
+// TimeWindowing); a NULL ts yields no row.
 type Generate struct {
 	Input Plan
 	Func  string

@@ -62,7 +62,7 @@ func collectFromRefs(f fromItem, bound map[string]bool, refs *[]TableRef) {
 		if len(f.parts) == 1 && bound[strings.ToLower(f.parts[0])] {
 			return
 		}
-		*refs = append(*refs, TableRef{Parts: append([]string(nil), f.parts...), Streaming: f.streaming, Offset: f.pos, End: f.end})
+		*refs = append(*refs, TableRef{Parts: append([]string(nil), f.parts...), Streaming: f.streaming, Watermark: f.watermark != nil, Offset: f.pos, End: f.end})
 	case *subqueryRef:
 		collectQueryRefs(f.query, bound, refs)
 	case *joinRef:

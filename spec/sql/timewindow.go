@@ -11,7 +11,8 @@ import (
 )
 
 // This file checks the constant arguments of window() (Spark's TimeWindow:
-// tumbling windows of a fixed duration, e.g. window(ts, '10 minutes')),
+// tumbling windows of a fixed duration, e.g. window(ts, '10 minutes'), and
+// sliding windows in GROUP BY, e.g. window(ts, '10 minutes', '5 minutes')),
 // where non-deterministic functions may appear, and the session time zone
 // of TIMESTAMP literals.
 
@@ -50,23 +51,8 @@ func parseDuration(s string) (int64, bool) {
 // from its length (sliding windows, which yield several rows per input row,
 // are not compiled).
 func WindowDurations(e *Call) (size, offset int64, ok bool) {
-	str := func(i int) string {
-		if i >= len(e.Args) {
-			return ""
-		}
-		s, _ := e.Args[i].(*Literal).Value.(string)
-		return s
-	}
-	size, _ = parseDuration(str(1))
-	if s := str(2); s != "" {
-		if slide, _ := parseDuration(s); slide != size {
-			return size, 0, false
-		}
-	}
-	if s := str(3); s != "" {
-		offset, _ = parseSignedDuration(s)
-	}
-	return size, offset, true
+	size, slide, offset := WindowSpec(e)
+	return size, offset, slide == size
 }
 
 // parseSignedDuration is parseDuration that also accepts 0 and a leading
@@ -87,7 +73,32 @@ func parseSignedDuration(s string) (int64, bool) {
 	return d, true
 }
 
-// checkWindow validates window()'s constant durations.
+// WindowSpec returns the duration, slide and start offset (µs) of a
+// window() call the checker accepted; the slide is the duration when the
+// call has none (a tumbling window).
+func WindowSpec(e *Call) (size, slide, offset int64) {
+	str := func(i int) string {
+		if i >= len(e.Args) {
+			return ""
+		}
+		s, _ := e.Args[i].(*Literal).Value.(string)
+		return s
+	}
+	size, _ = parseDuration(str(1))
+	slide = size
+	if s := str(2); s != "" {
+		slide, _ = parseDuration(s)
+	}
+	if s := str(3); s != "" {
+		offset, _ = parseSignedDuration(s)
+	}
+	return size, slide, offset
+}
+
+// checkWindow validates window()'s constant durations. A slide shorter
+// than the duration (a sliding window) must not exceed it, and the start
+// offset must be shorter than the slide, as Spark requires; such a call
+// is allowed only as a GROUP BY expression (expandSlidingWindows).
 func (c *checker) checkWindow(call *Call, asts []astExpr) bool {
 	for i := 1; i < len(call.Args); i++ {
 		s := call.Args[i].(*Literal).Value.(string)
@@ -101,12 +112,83 @@ func (c *checker) checkWindow(call *Call, asts []astExpr) bool {
 			return false
 		}
 	}
-	if size, _, ok := WindowDurations(call); !ok {
-		c.errorAt(asts[2], "UNSUPPORTED_FEATURE", "use a tumbling window: omit the slide or make it equal to the duration",
-			"sliding windows are not supported yet (duration %dµs, another slide)", size)
-		return false
+	if size, slide, _ := WindowSpec(call); slide != size {
+		if slide > size {
+			c.errorAt(asts[2], "INVALID_PARAMETER_VALUE", "make the slide at most the window's duration",
+				"the slide of window (%s) is longer than its duration (%s)", call.Args[2].(*Literal).Value, call.Args[1].(*Literal).Value)
+			return false
+		}
+		if len(call.Args) > 3 {
+			if off, _ := parseSignedDuration(call.Args[3].(*Literal).Value.(string)); off <= -slide || off >= slide {
+				c.errorAt(asts[3], "INVALID_PARAMETER_VALUE", "make the start offset shorter than the slide",
+					"the start offset of a sliding window must be shorter than its slide (%s)", call.Args[2].(*Literal).Value)
+				return false
+			}
+		}
 	}
 	return true
+}
+
+// isSlidingWindow reports whether e is a window() call whose slide is
+// shorter than its duration.
+func isSlidingWindow(e Expr) bool {
+	call, ok := e.(*Call)
+	if !ok || call.Func != "window" {
+		return false
+	}
+	size, slide, _ := WindowSpec(call)
+	return slide != size
+}
+
+// expandSlidingWindows rewrites a GROUP BY of a sliding window: each
+// input row yields one row per window holding its timestamp (a Generate
+// of Func "window" under the Aggregate, Spark's expansion of TimeWindow),
+// grouped by the generated window column. Only one sliding window may be
+// grouped by, as in Spark (several would multiply the rows).
+func (c *checker) expandSlidingWindows(agg *Aggregate) bool {
+	found := -1
+	for i, g := range agg.Groups {
+		if !isSlidingWindow(g) {
+			continue
+		}
+		call := g.(*Call)
+		if found >= 0 {
+			c.errorf(call.Pos, call.Pos+len("window"), "UNSUPPORTED_FEATURE", "group by one time window",
+				"only one sliding window() can be grouped by")
+			return false
+		}
+		found = i
+	}
+	if found < 0 {
+		return true
+	}
+	call := agg.Groups[found].(*Call)
+	in := agg.Input.Output()
+	cols := append(append([]Column(nil), in...), Column{Name: "window", Type: call.Type, Nullable: call.Nullable, Hidden: true})
+	agg.Input = &Generate{Input: agg.Input, Func: "window", Arg: call, Columns: cols}
+	groups := append([]Expr(nil), agg.Groups...)
+	groups[found] = &ColumnRef{Index: len(in), Name: "window", Type: call.Type, Nullable: call.Nullable}
+	agg.Groups = groups
+	return true
+}
+
+// checkSlidingWindows reports the sliding window() calls of p that are not
+// the argument of a window Generate: sliding windows elsewhere than in
+// GROUP BY, which would yield several rows per input row.
+func (c *checker) checkSlidingWindows(p Plan) {
+	walkPlans(p, func(q Plan) {
+		if g, ok := q.(*Generate); ok && g.Func == "window" {
+			return
+		}
+		planExprs(q, func(e Expr) {
+			if isSlidingWindow(e) {
+				call := e.(*Call)
+				c.errorf(call.Pos, call.Pos+len("window"), "UNSUPPORTED_FEATURE",
+					"group by it: GROUP BY window(ts, '10 minutes', '5 minutes') (select it as a grouped column)",
+					"a sliding window() is supported only as a GROUP BY expression")
+			}
+		})
+	})
 }
 
 // nondeterministicCall returns the first call in e of a function whose
@@ -210,18 +292,28 @@ func walkPlans(p Plan, fn func(Plan)) {
 		return
 	}
 	fn(p)
+	for _, in := range planInputs(p) {
+		walkPlans(in, fn)
+	}
+}
+
+// planInputs returns the plans p reads, found by its fields of type Plan
+// and []Plan.
+func planInputs(p Plan) []Plan {
+	var out []Plan
 	v := reflect.ValueOf(p).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Field(i)
 		switch {
 		case f.Type() == planType:
 			if !f.IsNil() {
-				walkPlans(f.Interface().(Plan), fn)
+				out = append(out, f.Interface().(Plan))
 			}
 		case f.Kind() == reflect.Slice && f.Type().Elem() == planType:
 			for k := 0; k < f.Len(); k++ {
-				walkPlans(f.Index(k).Interface().(Plan), fn)
+				out = append(out, f.Index(k).Interface().(Plan))
 			}
 		}
 	}
+	return out
 }

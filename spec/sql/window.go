@@ -588,8 +588,9 @@ func (c *checker) selectWindows(s *selectStmt, below Plan, exprs []Expr, qctx *e
 	if len(qctx.win.refs) == 0 {
 		return below, exprs, true
 	}
-	if readsStream(below) {
-		// Structured Streaming has no windows over rows of a stream.
+	if readsStream(below) && !readsWatermarkedStream(below) {
+		// Structured Streaming has no windows over rows of a stream; with
+		// a watermark, FindStateful accepts the deduplication pattern.
 		w := qctx.win.refs[0].call
 		c.errorf(w.Pos, w.Pos+len(w.Func), "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING",
 			"compute it in a materialized view that reads the table without STREAM(...)",
