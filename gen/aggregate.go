@@ -41,7 +41,9 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	groups, order := pc.fn.tmp("groups"), pc.fn.tmp("order")
 	// With a row-wise input and mergeable aggregates, each worker of a
 	// concurrent scan fills its own table (parts), merged afterwards.
-	parallel := concurrentSafe(p.Input) && mergeable(p) && !withSets
+	// A stateful streaming aggregation keeps that shape even when its
+	// input is read sequentially: the saved state seeds the merge.
+	parallel := (concurrentSafe(p.Input) || pc.statefulOp(p)) && mergeable(p) && !withSets
 	parts, part := pc.fn.tmp("parts"), pc.fn.tmp("part")
 	var key *tuple
 	if global {
@@ -52,7 +54,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			b.add(jen.Id(groups).Op(":=").Op("&").Id(state).Values())
 		}
 	}
-	pc.produce(b, p.Input, parallel, func(rb *block, cols []val) {
+	wm := ""
+	if pc.statefulOp(p) {
+		wm = pc.currentWatermark(b)
+	}
+	pc.produce(b, p.Input, parallel && concurrentSafe(p.Input), func(rb *block, cols []val) {
 		ec := pc.exprs(cols)
 		st := pc.fn.tmp("st")
 		switch {
@@ -94,6 +100,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 				return
 			}
 			keys := vals
+			if wm != "" {
+				i := pc.stateful.TimeKey
+				keys = append([]val(nil), vals...)
+				keys[i] = pc.dropLate(rb, vals[i], pc.stateful.TimeKeyWindow, wm)
+			}
 			if key == nil {
 				key = pc.declareTuple(b, "key", keys)
 				pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
@@ -123,6 +134,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	}
 	if parallel {
 		pc.seedAggregate(b, p, parts)
+		pc.seedState(b, p, parts)
 		pc.mergeParts(b, p, global, state, groups, order, parts)
 		pc.keepAggregate(b, p, global, part, groups, order)
 	}
@@ -135,8 +147,15 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	} else {
 		k := pc.fn.tmp("k")
 		out = append(out, key.fields(jen.Id(k))[:len(p.Groups)]...)
-		emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
+		ev := pc.evictClosed(emit, p, key, state, k, st, groups)
+		if ev == nil {
+			emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
+		}
 		defer func() {
+			if ev != nil {
+				pc.evictionLoop(b, ev, emit, k, part, groups, order)
+				return
+			}
 			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(order)).Block(emit.stmts...))
 		}()
 	}

@@ -11,6 +11,10 @@ import (
 // outer forms): a loop over the array or map inside the input row's code,
 // handing one row per element to the operator above; no row is held.
 func (pc *planCompiler) generateRows(b *block, p *sql.Generate, concurrent bool, consume consumer) {
+	if p.Func == "window" {
+		pc.slidingWindows(b, p, concurrent, consume)
+		return
+	}
 	nIn := len(p.Input.Output())
 	genCols := p.Columns[nIn:]
 	pc.produce(b, p.Input, concurrent, func(rb *block, cols []val) {

@@ -572,6 +572,7 @@ func (g *generator) flowLit(fl *spec.Flow) jen.Code {
 		jen.Id("Run"):        jen.Id("run" + fl.GoName),
 	}
 	incrementalFields(fl, d)
+	statefulFields(fl, d)
 	return jen.Values(d)
 }
 
@@ -584,6 +585,7 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 	fs := &funcScope{pkg: g.pkg}
 	pc := &planCompiler{reg: g.reg, fn: fs, rels: map[string]*relInfo{}, feeds: map[string]*relInfo{}}
 	_, pc.incrAgg, _ = mvTechnique(fl)
+	pc.stateful = fl.Stateful
 	for name, row := range g.rows {
 		pc.rels[name] = &relInfo{varName: g.vars[name], row: row}
 	}

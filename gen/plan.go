@@ -39,6 +39,9 @@ type planCompiler struct {
 	// incrAgg is the top-level aggregation of a materialized view refreshed
 	// with GROUP_AGGREGATE (see incremental.go), or nil.
 	incrAgg *sql.Aggregate
+	// stateful is the stateful operator of a streaming flow with a
+	// watermark (see stateful.go), or nil.
+	stateful *sql.Stateful
 }
 
 // worker returns the Go expression of the *runtime.Worker in scope where
@@ -113,6 +116,10 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 	case *sql.Generate:
 		pc.generateRows(b, p, concurrent, consume)
 	case *sql.Window:
+		if pc.statefulOp(p) {
+			pc.dedupWithinWatermark(b, p, consume)
+			return
+		}
 		pc.window(b, p, consume)
 	case *sql.Aggregate:
 		pc.aggregate(b, p, consume)
@@ -127,7 +134,7 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 			pc.produce(b, in, concurrent, consume)
 		}
 	case *sql.Distinct:
-		pc.distinct(b, []sql.Plan{p.Input}, p.Output(), consume)
+		pc.distinctOf(b, []sql.Plan{p.Input}, p.Output(), pc.statefulOp(p), consume)
 	case *sql.Sort:
 		pc.sort(b, p, nil, consume)
 	case *sql.Limit:
@@ -170,6 +177,7 @@ func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume con
 	// Errors raised while computing a row name the input row.
 	body.rowErr = func(cause jen.Code) jen.Code { return jen.Id("w").Dot("RowError").Call(cause, jen.Id(r)) }
 	pc.scanDepth++
+	pc.observeEventTime(body, p, cols)
 	consume(body, cols)
 	pc.scanDepth--
 	opts := jen.Dict{}
@@ -322,6 +330,12 @@ func comparable(t types.Type) bool {
 // With several inputs (UNION) one set spans them all; its key type
 // follows the output columns (cols), nullable where any input is.
 func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column, consume consumer) {
+	pc.distinctOf(b, inputs, cols, false, consume)
+}
+
+// distinctOf is distinct; with stateful, the flow's stateful
+// deduplication (see stateful.go).
+func (pc *planCompiler) distinctOf(b *block, inputs []sql.Plan, cols []sql.Column, stateful bool, consume consumer) {
 	seen := pc.fn.tmp("seen")
 	shape := make([]val, len(cols))
 	for i, c := range cols {
@@ -335,8 +349,17 @@ func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column,
 	}
 	tt := pc.declareTuple(b, "row", shape)
 	b.add(jen.Id(seen).Op(":=").Map(jen.Id(tt.name)).Struct().Values())
+	wm := ""
+	if stateful {
+		wm = pc.distinctState(b, seen)
+	}
 	for _, in := range inputs {
 		pc.produce(b, in, false, func(rb *block, cols []val) {
+			if stateful {
+				cols = append([]val(nil), cols...)
+				i := pc.stateful.TimeKey
+				cols[i] = pc.dropLate(rb, cols[i], pc.stateful.TimeKeyWindow, wm)
+			}
 			k := pc.fn.tmp("k")
 			rb.add(jen.Id(k).Op(":=").Add(tt.literal(cols)))
 			inner := rb.sub()
@@ -344,6 +367,9 @@ func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column,
 			consume(inner, cols)
 			rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Op("!").Id("dup")).Block(inner.stmts...))
 		})
+	}
+	if stateful {
+		pc.distinctEvict(b, tt, seen)
 	}
 }
 

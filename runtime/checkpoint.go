@@ -1,11 +1,13 @@
 package runtime
 
 import (
+	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -296,33 +298,45 @@ func mustJSON(v any) []byte {
 }
 
 // writeFileAtomic writes data to path so that readers see the old content or
-// the new, never a part: a temporary file is written, synced and renamed,
-// and the folder synced.
+// the new, never a part (see writeFileStreamed).
 func writeFileAtomic(path string, data []byte) error {
+	return writeFileStreamed(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileStreamed writes path whole or not at all, so that readers see
+// the old content or the new: write fills a temporary file (buffered),
+// which is synced and renamed, and the folder synced.
+func writeFileStreamed(path string, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
-	_, err = f.Write(data)
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	err = write(bw)
 	if err == nil {
-		err = f.Sync()
+		err = bw.Flush()
 	}
-	if cerr := f.Close(); err == nil {
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = os.Rename(tmp.Name(), path)
 	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
+	if err == nil {
+		err = syncDir(dir)
 	}
-	return syncDir(dir)
+	return err
 }
 
 func syncDir(dir string) error {

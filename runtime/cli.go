@@ -50,7 +50,9 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 		&cli.StringFlag{Name: "full-refresh", Usage: "truncate these `TABLES` and recompute them from all available input"},
 		&cli.BoolFlag{Name: "full-refresh-all", Usage: "truncate and recompute every table"},
 	}
-	readFlags := []cli.Flag{runFlags[0], runFlags[1], runFlags[3]}
+	// The read commands accept the location flags of run too, so that a
+	// script can pass the same flags to run, show and events.
+	readFlags := []cli.Flag{runFlags[0], runFlags[1], runFlags[2], runFlags[3]}
 	app := &cli.App{
 		Name:            args[0],
 		Usage:           describeUsage(p),

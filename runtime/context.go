@@ -34,6 +34,9 @@ type FlowContext struct {
 	// keptState is the aggregation state KeepAggregate recorded (a
 	// pointer to the generated code's merged hash table).
 	keptState any
+	// stateful is the watermark and operator state of a stateful
+	// streaming flow's micro-batch (see stateful.go).
+	stateful *streamState
 }
 
 // flowMetrics are counted while a flow runs; the flow_progress event
@@ -102,6 +105,10 @@ type Worker struct {
 	locals   []any
 	localID  int
 	local    any
+	// maxEventTime is the largest event time this worker read from a
+	// watermarked stream (ObserveEventTime).
+	maxEventTime int64
+	hasEventTime bool
 }
 
 // sinkCloser is the non-generic view of a Sink.

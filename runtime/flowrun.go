@@ -68,6 +68,8 @@ type flowResult struct {
 	technique         string
 	idle              bool
 	seconds           float64
+	// stateful sums a stateful flow's late rows, duplicates and state.
+	stateful statefulResult
 }
 
 // expectationResult is one expectation's counts, as in data_quality.
@@ -103,6 +105,7 @@ func (r *flowResult) line(f *Flow) string {
 	if r.batches > 1 {
 		fmt.Fprintf(&b, ", %d micro-batches", r.batches)
 	}
+	r.stateful.describe(&b)
 	fmt.Fprintf(&b, ", %.2fs", r.seconds)
 	return b.String()
 }
@@ -142,6 +145,7 @@ func (r *flowResult) add(ctx *FlowContext, counts []sinkCounts, names []string, 
 			r.expectations[i].Failed += c.failed[i]
 		}
 	}
+	r.stateful.add(ctx.stateful)
 }
 
 // finish closes every worker's sink: the data files of a successful run,
@@ -429,9 +433,15 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 		return err
 	}
 	ctx := u.newContext(f, h, plan)
+	if err := u.loadStreamState(f, cp, ctx); err != nil {
+		return err
+	}
 	err = f.Run(ctx)
 	files, counts, err := ctx.finish(err)
 	if err != nil {
+		return err
+	}
+	if err := u.saveStreamState(f, cp, off, ctx); err != nil {
 		return err
 	}
 	faultPoint("after-data-files")
@@ -443,6 +453,11 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 	faultPoint("after-commit")
 	if err := cp.commit(off); err != nil {
 		return fmt.Errorf("checkpoint of flow %s: %w", f.Name, err)
+	}
+	if f.Watermark != nil {
+		if err := pruneStreamState(stateDir(cp), off.Batch); err != nil {
+			return err
+		}
 	}
 	res.add(ctx, counts, expectationNames(f.Target), h.name)
 	return nil
@@ -752,6 +767,7 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 		if f.Kind == ChangeFlow {
 			metrics["num_upserted_rows"], metrics["num_deleted_rows"] = res.upserted, res.deleted
 		}
+		res.stateful.report(fp, metrics)
 		fp["metrics"] = metrics
 		if res.expectations != nil || res.droppedRows > 0 {
 			fp["data_quality"] = map[string]any{"dropped_records": res.droppedRows, "expectations": res.expectations}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -129,31 +130,9 @@ func (u *update) saveAggState(f *Flow, st *mvState, kept any) (string, error) {
 		return "", nil
 	}
 	name := fmt.Sprintf("aggstate-%d.bin", st.Refreshes)
-	dir := u.checkpointDir(f)
-	err := func() error {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		tmp, err := os.CreateTemp(dir, ".tmp-*")
-		if err != nil {
-			return err
-		}
-		defer os.Remove(tmp.Name())
-		err = writeState(tmp, kept)
-		if err == nil {
-			err = tmp.Sync()
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), filepath.Join(dir, name))
-		}
-		if err == nil {
-			err = syncDir(dir)
-		}
-		return err
-	}()
+	err := writeFileStreamed(filepath.Join(u.checkpointDir(f), name), func(w io.Writer) error {
+		return writeState(w, kept)
+	})
 	if err != nil {
 		return "", fmt.Errorf("flow %s: save aggregation state: %w", f.Name, err)
 	}

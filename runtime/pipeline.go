@@ -139,6 +139,11 @@ type Flow struct {
 	// the reason NotIncremental gives. Set by pipegen.
 	Incremental    string
 	NotIncremental string
+	// Watermark is set on a streaming flow with a stateful operator (a
+	// window aggregation or a deduplication bounded by an event-time
+	// watermark): each micro-batch saves the watermark and the operator's
+	// state in the flow's checkpoint (see stateful.go). Set by pipegen.
+	Watermark *Watermark
 	// Nondeterministic names a non-deterministic call of a materialized
 	// view's query ("current_timestamp()", "rand()"), "" when there is
 	// none: such a view is recomputed by every update, even when neither
