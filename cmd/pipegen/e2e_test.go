@@ -441,13 +441,21 @@ func crashAtFaultPoints(t *testing.T, soak bool) {
 	}
 }
 
-// randomKills runs the scenario, killing each update at random instants
-// (uniform over 1.2 times the update's uninterrupted duration) until it
-// completes, kills times in all, and compares with the uninterrupted run.
+// randomKills runs the retail scenario with killScenarios.
 func randomKills(t *testing.T, kills int, seed uint64) {
 	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
 	steps := retailSteps(t)
 	ref := referenceRun(t, bin, steps)
+	killScenarios(t, bin, steps, ref, kills, seed)
+}
+
+// killScenarios runs steps, killing each update at random instants
+// (uniform over 1.2 times the update's uninterrupted duration in ref)
+// until it completes, kills times in all, and compares every step with
+// the uninterrupted run; the first scenario's tables are also read by
+// DuckDB.
+func killScenarios(t *testing.T, bin string, steps []step, ref *reference, kills int, seed uint64) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	t.Logf("seed %d", seed)
 	killed, scenarios := 0, 0
@@ -467,9 +475,8 @@ func randomKills(t *testing.T, kills int, seed uint64) {
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
-				var delay time.Duration
 				if killed < kills {
-					delay = time.Duration(rng.Float64() * 1.2 * float64(ref.durations[i]))
+					delay := time.Duration(rng.Float64() * 1.2 * float64(ref.durations[i]))
 					timer := time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
 					defer timer.Stop()
 				}
