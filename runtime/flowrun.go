@@ -218,6 +218,13 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
 			f.Name, strings.Join(cp.meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
 	}
+	if cp.meta.Definition != f.Definition && f.Watermark != nil && cp.committed >= 0 {
+		// The saved state (windows, keys, watermark) was built by the old
+		// query; Structured Streaming does not allow a stateful query to
+		// change across restarts either.
+		return res, fmt.Errorf("the query of flow %s changed since its checkpoint, and the flow keeps state that the old query built (its windows or keys and the watermark on %s): a full refresh of %s is required: run with --full-refresh %s",
+			f.Name, f.Watermark.Column, h.name, h.name)
+	}
 	if cp.meta.Definition != f.Definition {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})

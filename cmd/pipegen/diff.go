@@ -213,6 +213,10 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		if gen.FlowDefinition(of) == gen.FlowDefinition(f) && slices.Equal(streamed(of), streamed(f)) {
 			continue
 		}
+		if f.Stateful != nil {
+			needs(fmt.Sprintf("flow %s keeps state across micro-batches (%s) and its definition changes: the state in its checkpoint was built by the old query", f.Name, f.Stateful.Kind))
+			continue
+		}
 		if new.Kind == spec.StreamingTable && sameQuery(of, f) && slices.Equal(streamed(of), streamed(f)) && (of.AutoCDC == nil) == (f.AutoCDC == nil) && f.AutoCDC == nil {
 			continue // only the schema changed: reported above
 		}
