@@ -506,7 +506,7 @@ var functionTable = []*Function{
 	{Name: "unix_date", Impl: strict("UnixDate"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "days since 1970-01-01"},
 	{Name: "date_from_unix_date", Impl: strict("DateFromUnixDate"), Args: args(ArgInt), MinArgs: 1, Result: ResFixed, Type: types.DateType, Doc: "the date n days after 1970-01-01"},
 	{Name: "window", Args: args(ArgTimestamp, ArgStringConst, ArgStringConst, ArgStringConst), MinArgs: 2, Result: ResFixed, Type: windowType,
-		Doc: "the tumbling time window [start, end) holding the timestamp, for a duration such as '10 minutes' (slide equal to the duration; an optional start offset)"},
+		Doc: "the time window [start, end) holding the timestamp: window(ts, duration[, slide[, start offset]]) with durations such as '10 minutes'; tumbling when the slide is the duration (or omitted); a sliding window (shorter slide) only as a GROUP BY expression, each row counted in every window holding it; in a streaming table, the key of a window aggregation closed by the watermark"},
 	{Name: "current_date", Aliases: []string{"curdate"}, Result: ResFixed, Type: types.DateType, Nulls: NullNever, Nondeterministic: true,
 		Doc: "the date the update started, in UTC"},
 	{Name: "current_timestamp", Aliases: []string{"now"}, Result: ResFixed, Type: types.TimestampType, Nulls: NullNever, Nondeterministic: true,

@@ -1363,15 +1363,14 @@ func (p *parser) parseCall(name ident) astExpr {
 				p.fail(p.peek(), "named arguments are not supported")
 			}
 			c.args = append(c.args, p.parseExpr())
+			p.nullTreatment(c)
 			if !p.acceptOp(",") {
 				break
 			}
 		}
 	}
 	c.end = p.expectOp(")").end
-	if p.peek().is("IGNORE") || p.peek().is("RESPECT") {
-		p.fail(p.peek(), "IGNORE NULLS and RESPECT NULLS are not supported; pass the flag as an argument")
-	}
+	p.nullTreatment(c)
 	if p.peek().is("WITHIN") {
 		p.fail(p.peek(), "WITHIN GROUP is not supported")
 	}
@@ -1386,6 +1385,35 @@ func (p *parser) parseCall(name ident) astExpr {
 		c.over, c.end = p.parseOver()
 	}
 	return c
+}
+
+// ignoreNullsArgs is the number of arguments before the ignore-nulls flag
+// of the functions that take one (Spark's isIgnoreNull).
+var ignoreNullsArgs = map[string]int{"first": 1, "first_value": 1, "last": 1, "last_value": 1, "any_value": 1, "nth_value": 2}
+
+// nullTreatment parses Spark's null treatment of a call, `IGNORE NULLS` or
+// `RESPECT NULLS`, inside its parentheses after the arguments or after
+// them (`first(x IGNORE NULLS)`, `last_value(x) IGNORE NULLS OVER (...)`),
+// as the function's ignore-nulls flag argument.
+func (p *parser) nullTreatment(c *callExpr) {
+	t := p.peek()
+	if !(t.is("IGNORE") || t.is("RESPECT")) || !p.peekAt(1).is("NULLS") {
+		return
+	}
+	name := strings.ToLower(c.name.name)
+	n, ok := ignoreNullsArgs[name]
+	if !ok {
+		p.fail(t, fmt.Sprintf("%s NULLS applies to first, last, first_value, last_value, any_value and nth_value, not %s", strings.ToUpper(t.val), name))
+	}
+	if len(c.args) < n {
+		p.fail(t, fmt.Sprintf("write %s NULLS after the arguments of %s", strings.ToUpper(t.val), name))
+	}
+	if len(c.args) > n {
+		p.fail(t, fmt.Sprintf("%s already has its ignore-nulls argument: write either the argument or %s NULLS", name, strings.ToUpper(t.val)))
+	}
+	p.advance()
+	end := p.advance().end
+	c.args = append(c.args, &litExpr{typ: types.BooleanType, val: t.is("IGNORE"), text: p.text[t.pos:end], pos: t.pos, end: end})
 }
 
 func (p *parser) parseOver() (*windowSpec, int) {
