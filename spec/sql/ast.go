@@ -277,7 +277,7 @@ type callExpr struct {
 // windowSpec is an OVER clause.
 type windowSpec struct {
 	pos         int
-	name        string // OVER w (a named window; not supported)
+	name        string // OVER w when no WINDOW clause defined w (the parser fills in the others)
 	partitionBy []astExpr
 	orderBy     []*orderItem
 	frame       *frameSpec // nil: the default frame

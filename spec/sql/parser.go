@@ -24,6 +24,9 @@ type parser struct {
 	depth int
 	// open[i] is the number of parentheses open before token i.
 	open []int
+	// named holds, per SELECT being parsed (innermost last), the OVER
+	// clauses that name a window of its WINDOW clause.
+	named [][]*windowSpec
 }
 
 // bailout is the panic value that abandons a clause after a syntax error;
@@ -422,6 +425,8 @@ func (p *parser) parseValues() *valuesStmt {
 
 func (p *parser) parseSelect() *selectStmt {
 	s := &selectStmt{pos: p.advance().pos}
+	p.named = append(p.named, nil)
+	defer func() { p.named = p.named[:len(p.named)-1] }()
 	if p.accept("DISTINCT") {
 		s.distinct = true
 	} else {
@@ -465,16 +470,66 @@ func (p *parser) parseSelect() *selectStmt {
 			s.having = p.parseExpr()
 		})
 	}
-	if p.peek().is("WINDOW") {
-		p.guard(isClauseStart, func() { p.fail(p.peek(), "named windows are not supported yet") })
+	window := func() {
+		if p.peek().is("WINDOW") {
+			p.guard(isClauseStart, p.parseWindowClause)
+		}
 	}
+	window()
 	if p.peek().is("QUALIFY") {
 		p.guard(isClauseStart, func() {
 			p.advance()
 			s.qualify = p.parseExpr()
 		})
 	}
+	window() // Databricks puts WINDOW after QUALIFY, Spark before
 	return s
+}
+
+// parseWindowClause parses `WINDOW name AS (spec) [, ...]` (a definition
+// may be another window's name) and gives the OVER clauses of the
+// current SELECT that name a window its specification. An OVER naming no
+// window keeps its name, which the checker reports.
+func (p *parser) parseWindowClause() {
+	p.advance()
+	defs := map[string]*windowSpec{}
+	for {
+		name := p.ident("a window name")
+		p.expect("AS")
+		t := p.peek()
+		var w *windowSpec
+		if t.isOp("(") {
+			w, _ = p.parseWindowSpec(t.pos)
+		} else {
+			w = &windowSpec{pos: t.pos, name: p.ident("a window name or (").name}
+		}
+		key := strings.ToLower(name.name)
+		if defs[key] != nil {
+			p.errorAt(name.pos, name.end, "INVALID_SQL_SYNTAX", "give each window of the WINDOW clause its own name", "window %q is defined twice", name.name)
+		}
+		defs[key] = w
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	// A definition that names another window takes its specification.
+	var resolve func(w *windowSpec, seen int) *windowSpec
+	resolve = func(w *windowSpec, seen int) *windowSpec {
+		if w.name == "" || seen > len(defs) {
+			return w
+		}
+		if d := defs[strings.ToLower(w.name)]; d != nil {
+			return resolve(d, seen+1)
+		}
+		return w
+	}
+	for _, w := range p.named[len(p.named)-1] {
+		if d := resolve(w, 0); d.name == "" {
+			pos := w.pos
+			*w = *d
+			w.pos = pos
+		}
+	}
 }
 
 // parseLateralView parses LATERAL VIEW [OUTER] generator(args) table
@@ -1418,13 +1473,33 @@ func (p *parser) nullTreatment(c *callExpr) {
 
 func (p *parser) parseOver() (*windowSpec, int) {
 	t := p.advance()
-	w := &windowSpec{pos: t.pos}
 	if id := p.peek(); id.kind == tWord || id.kind == tQuoted {
-		if !id.isOp("(") {
-			p.advance()
-			w.name = id.val
-			return w, id.end
-		}
+		// OVER w: a window of the WINDOW clause.
+		p.advance()
+		return p.namedWindow(t.pos, id.val), id.end
+	}
+	return p.parseWindowSpec(t.pos)
+}
+
+// namedWindow returns the window specification of an OVER clause that
+// names name, to be filled in by the WINDOW clause of the current SELECT.
+func (p *parser) namedWindow(pos int, name string) *windowSpec {
+	w := &windowSpec{pos: pos, name: name}
+	if n := len(p.named); n > 0 {
+		p.named[n-1] = append(p.named[n-1], w)
+	}
+	return w
+}
+
+// parseWindowSpec parses a parenthesized window specification:
+// (PARTITION BY ... ORDER BY ... frame), or (name) for a named window.
+func (p *parser) parseWindowSpec(pos int) (*windowSpec, int) {
+	w := &windowSpec{pos: pos}
+	if id := p.peekAt(1); p.peek().isOp("(") && (id.kind == tWord || id.kind == tQuoted) && p.peekAt(2).isOp(")") &&
+		!id.is("PARTITION") && !id.is("DISTRIBUTE") && !id.is("ORDER") && !id.is("SORT") && !id.is("ROWS") && !id.is("RANGE") {
+		p.advance()
+		p.advance()
+		return p.namedWindow(pos, id.val), p.advance().end
 	}
 	p.expectOp("(")
 	if p.accept("PARTITION") || p.accept("DISTRIBUTE") {

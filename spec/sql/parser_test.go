@@ -235,7 +235,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"SELECT first(x, true) IGNORE NULLS FROM t", "22-28 PARSE_SYNTAX_ERROR syntax error at or near 'IGNORE' (first already has its ignore-nulls argument: write either the argument or IGNORE NULLS)"},
 		{"SELECT nth_value(x RESPECT NULLS, 2) OVER (ORDER BY y) FROM t", "19-26 PARSE_SYNTAX_ERROR syntax error at or near 'RESPECT' (write RESPECT NULLS after the arguments of nth_value)"},
 		{"SELECT a FROM t LATERAL VIEW explode(x)", "39-39 PARSE_SYNTAX_ERROR syntax error at end of input (expected a table alias after the generator (LATERAL VIEW explode(xs) t AS x))"},
-		{"SELECT a FROM t WINDOW w AS (PARTITION BY a)", "16-22 PARSE_SYNTAX_ERROR syntax error at or near 'WINDOW' (named windows are not supported yet)"},
+		{"SELECT a FROM t WINDOW w (PARTITION BY a)", "25-26 PARSE_SYNTAX_ERROR syntax error at or near '(' (expected AS)"},
 		{"SELECT a LIKE ANY ('a')", "14-17 PARSE_SYNTAX_ERROR syntax error at or near 'ANY' (LIKE ANY is not supported)"},
 		{"SELECT EXTRACT(fortnight FROM ts)", "15-24 INVALID_EXTRACT_FIELD cannot extract \"fortnight\" (use YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOY, HOUR, MINUTE or SECOND)"},
 		{"SELECT 1 UNION", "14-14 PARSE_SYNTAX_ERROR syntax error at end of input (expected SELECT, VALUES or WITH)"},

@@ -78,7 +78,8 @@ var rankingFuncs = map[string]bool{
 // windowCall checks f(...) OVER (...).
 func (c *checker) windowCall(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 	if e.over.name != "" {
-		c.errorf(e.over.pos, e.end, "UNSUPPORTED_FEATURE", "write the window specification in the OVER clause", "named windows are not supported yet")
+		c.errorf(e.over.pos, e.end, "MISSING_WINDOW_SPECIFICATION", fmt.Sprintf("define it in the WINDOW clause of the same SELECT: WINDOW %s AS (PARTITION BY ... ORDER BY ...)", e.over.name),
+			"window %q is not defined", e.over.name)
 		return bad
 	}
 	if ctx.win == nil {

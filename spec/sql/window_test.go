@@ -25,6 +25,22 @@ Project [x#0 AS x, sum(id)#1 AS s, rank() OVER (...)#2 AS r] -> x BIGINT, s BIGI
     Aggregate groups=[x#2] aggs=[sum(id#0)] -> x BIGINT, ` + "`sum(id)`" + ` BIGINT
       Scan t1 -> id INT NOT NULL, a STRING, x BIGINT`},
 	}, FormatPlan)
+	// A named window is its definition: the same plan as written inline,
+	// whether the WINDOW clause comes before QUALIFY or after it, and
+	// through a window defined as another.
+	inline := "SELECT a, row_number() OVER (PARTITION BY x ORDER BY id DESC) AS rn, sum(id) OVER (PARTITION BY x ORDER BY id DESC) AS s FROM t1 QUALIFY rn = 1"
+	cat := newTestCatalog()
+	want, errs := checkText(t, cat, inline)
+	if errs != nil {
+		t.Fatal(errString(errs))
+	}
+	for _, named := range []string{
+		"SELECT a, row_number() OVER w AS rn, sum(id) OVER w AS s FROM t1 WINDOW w AS (PARTITION BY x ORDER BY id DESC) QUALIFY rn = 1",
+		"SELECT a, row_number() OVER (w) AS rn, sum(id) OVER w AS s FROM t1 QUALIFY rn = 1 WINDOW w AS (PARTITION BY x ORDER BY id DESC)",
+		"SELECT a, row_number() OVER w2 AS rn, sum(id) OVER W AS s FROM t1 WINDOW w AS (PARTITION BY x ORDER BY id DESC), w2 AS w QUALIFY rn = 1",
+	} {
+		runCheckCases(t, []checkCase{{named, FormatPlan(want)}}, FormatPlan)
+	}
 	runCheckCases(t, []checkCase{
 		{"SELECT row_number() OVER (ORDER BY i) AS a, rank() OVER (ORDER BY i) AS b, dense_rank() OVER (ORDER BY i) AS c, percent_rank() OVER (ORDER BY i) AS d, cume_dist() OVER (ORDER BY i) AS e, ntile(3) OVER (ORDER BY i) AS f FROM nums",
 			"a INT NOT NULL, b INT NOT NULL, c INT NOT NULL, d DOUBLE NOT NULL, e DOUBLE NOT NULL, f INT NOT NULL"},
@@ -57,7 +73,9 @@ func TestCheckWindowErrors(t *testing.T) {
 		{"SELECT ntile(0) OVER (ORDER BY id) FROM t1", `13-14 DATATYPE_MISMATCH the number of buckets of ntile must be an integer constant of at least 1`},
 		{"SELECT lag(a, x) OVER (ORDER BY id) FROM t1", `14-15 DATATYPE_MISMATCH the offset of lag must be an integer constant of at least 0`},
 		{"SELECT a FROM t1 QUALIFY id > 1", `25-31 MISSING_WINDOW_FUNCTION QUALIFY needs a window function in the SELECT list or in its condition (filter with WHERE or HAVING instead)`},
-		{"SELECT sum(x) OVER w FROM t1", `14-20 UNSUPPORTED_FEATURE named windows are not supported yet (write the window specification in the OVER clause)`},
+		{"SELECT sum(x) OVER w FROM t1", `14-20 MISSING_WINDOW_SPECIFICATION window "w" is not defined (define it in the WINDOW clause of the same SELECT: WINDOW w AS (PARTITION BY ... ORDER BY ...))`},
+		{"SELECT sum(x) OVER w FROM t1 WINDOW v AS (ORDER BY id)", `14-20 MISSING_WINDOW_SPECIFICATION window "w" is not defined (define it in the WINDOW clause of the same SELECT: WINDOW w AS (PARTITION BY ... ORDER BY ...))`},
+		{"SELECT sum(x) OVER w FROM (SELECT * FROM t1 WINDOW w AS (ORDER BY id)) s", `14-20 MISSING_WINDOW_SPECIFICATION window "w" is not defined (define it in the WINDOW clause of the same SELECT: WINDOW w AS (PARTITION BY ... ORDER BY ...))`},
 		{"SELECT x, sum(id) OVER (ORDER BY a) FROM t1 GROUP BY x", `14-16 MISSING_AGGREGATION column "id" is neither grouped nor aggregated (add it to GROUP BY, or aggregate it, e.g. any_value(id))`},
 		{"SELECT order_id, row_number() OVER (PARTITION BY customer_id ORDER BY event_ts) FROM STREAM(orders_silver)", `17-27 NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING window function row_number cannot run over a stream: this query reads STREAM(...) (compute it in a materialized view that reads the table without STREAM(...))`},
 		{"SELECT row_number() OVER (ORDER BY row_number() OVER (ORDER BY id)) FROM t1", `35-66 UNSUPPORTED_EXPR_FOR_WINDOW window function row_number is not allowed in a window specification (compute it in a subquery, or filter with QUALIFY)`},
