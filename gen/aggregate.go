@@ -142,10 +142,12 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	emit := b.sub()
 	st := pc.fn.tmp("st")
 	var out []val
+	emitKey := ""
 	if global {
 		emit.add(jen.Id(st).Op(":=").Id(groups))
 	} else {
 		k := pc.fn.tmp("k")
+		emitKey = k
 		out = append(out, key.fields(jen.Id(k))[:len(p.Groups)]...)
 		ev := pc.evictClosed(emit, p, key, state, k, st, groups)
 		if ev == nil {
@@ -159,13 +161,52 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(order)).Block(emit.stmts...))
 		}()
 	}
+	accUsed := len(p.Aggs) == 0
 	for j, a := range p.Aggs {
+		if a.Func == "grouping" || a.Func == "grouping_id" {
+			// Computed from the key's grouping-set number, not accumulated.
+			out = append(out, emit.bind(groupingResult(p, sets, key.fields(jen.Id(emitKey))[len(p.Groups)], a)))
+			continue
+		}
+		accUsed = true
 		out = append(out, emit.bind(pc.aggResult(emit, jen.Id(st), j, a)))
+	}
+	if !accUsed {
+		emit.add(jen.Id("_").Op("=").Id(st))
 	}
 	consume(emit, out)
 	if global {
 		b.add(jen.Block(emit.stmts...))
 	}
+}
+
+// groupingResult returns grouping(col) or grouping_id() of the group
+// whose grouping-set number is setNo (the last field of its key). Spark's
+// grouping ID has one bit per group column, the first column the most
+// significant, set when the column is left out of the row's set (so NULL
+// there is a subtotal, not data); grouping(col) is that column's bit as a
+// TINYINT. The checker allows them only with grouping sets.
+func groupingResult(p *sql.Aggregate, sets [][]int, setNo val, a *sql.AggCall) val {
+	n := len(p.Groups)
+	ids := make([]jen.Code, len(sets))
+	for s, set := range sets {
+		id := int64(1)<<n - 1
+		for _, i := range set {
+			id &^= 1 << (n - 1 - i)
+		}
+		ids[s] = jen.Lit(id)
+	}
+	gid := jen.Index().Int64().Values(ids...).Index(setNo.v)
+	if a.Func == "grouping_id" {
+		return val{v: gid, t: a.Type}
+	}
+	col := sql.FormatExpr(a.Args[0])
+	for i, g := range p.Groups {
+		if sql.FormatExpr(g) == col {
+			return val{v: jen.Int8().Call(jen.Parens(gid.Op(">>").Lit(n - 1 - i)).Op("&").Lit(1)), t: a.Type}
+		}
+	}
+	panic(&UnsupportedError{Pos: a.Pos, What: "grouping() of a column that is not grouped"})
 }
 
 // setKey returns the key values of grouping set number setNo: the group
@@ -408,6 +449,8 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		return []jen.Code{f("", set), f("Order", jen.Index().Add(pc.reg.baseType(argT(0))))}
 	}
 	switch a.Func {
+	case "grouping", "grouping_id":
+		return nil // read from the key's grouping-set number
 	case "count", "count_if":
 		return []jen.Code{f("", jen.Int64())}
 	case "sum":
@@ -450,6 +493,9 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 
 // aggUpdate emits the code folding one input row into aggregate j.
 func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement, j int, a *sql.AggCall) {
+	if a.Func == "grouping" || a.Func == "grouping_id" {
+		return // read from the key's grouping-set number
+	}
 	acc := func(suffix string) *jen.Statement { return st.Clone().Dot(accName(j, suffix)) }
 	ub := b.sub()
 	args := make([]val, len(a.Args))

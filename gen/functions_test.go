@@ -93,6 +93,9 @@ var specialCalls = map[string][]string{
 	"forall":                {"forall(arr, x -> x > 1)"},
 	"aggregate":             {"aggregate(arr, 0L, (a, x) -> a + x, a -> a * 2)"},
 	"array_sort":            {"array_sort(arr)", "array_sort(arr, (l, r) -> coalesce(r - l, 0))"},
+	// Calls that need a GROUP BY: the rest of the query after the call.
+	"grouping":    {"grouping(s) AS v, s FROM t GROUP BY ROLLUP (s, i) --"},
+	"grouping_id": {"grouping_id() AS v, s, i FROM t GROUP BY CUBE (s, i) --", "grouping_id(s, i) AS v FROM t GROUP BY s, i WITH ROLLUP --"},
 }
 
 // callsOf returns calls of fn with sample arguments, or nil when fn takes

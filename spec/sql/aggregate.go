@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -28,6 +29,9 @@ type aggState struct {
 	aggKeys       []string
 	// grouped is false for a global aggregate (no GROUP BY).
 	grouped bool
+	// sets is true with GROUPING SETS, ROLLUP or CUBE, where grouping()
+	// and grouping_id() are allowed.
+	sets bool
 }
 
 // addGroup adds a group expression unless an equal one is there; it
@@ -138,6 +142,7 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 				}
 			}
 			sets = append(sets, out)
+			st.sets = true
 			for i := range st.groups {
 				// A group column absent from a set is NULL in its rows.
 				st.groupNullable[i] = st.groupNullable[i] || !seen[i]
@@ -227,8 +232,12 @@ func (c *checker) lowerAgg(e Expr, st *aggState) Expr {
 		return bad
 	}
 	var missing *ColumnRef
+	failed := false
 	out := mapExpr(e, func(x Expr) (Expr, bool) {
 		if r, ok := x.(*aggRef); ok {
+			if !c.checkGrouping(r, st) {
+				failed = true
+			}
 			return st.ref(st.aggIndex(r)), true
 		}
 		if _, ok := x.(*Literal); !ok {
@@ -247,6 +256,9 @@ func (c *checker) lowerAgg(e Expr, st *aggState) Expr {
 		}
 		return nil, false
 	})
+	if failed {
+		return bad
+	}
 	if missing == nil {
 		return out
 	}
@@ -260,3 +272,50 @@ func (c *checker) lowerAgg(e Expr, st *aggState) Expr {
 	}
 	return bad
 }
+
+// checkGrouping checks a call of grouping(col) or grouping_id(cols...)
+// (other aggregates pass): Spark allows them only with GROUPING SETS,
+// ROLLUP or CUBE; grouping's argument must be a group column, and
+// grouping_id's arguments, when given, exactly the group columns in order
+// (Spark's UNSUPPORTED_GROUPING_EXPRESSION, GROUPING_COLUMN_MISMATCH and
+// GROUPING_ID_COLUMN_MISMATCH).
+func (c *checker) checkGrouping(r *aggRef, st *aggState) bool {
+	a := r.call
+	if a.Func != "grouping" && a.Func != "grouping_id" {
+		return true
+	}
+	groups := strings.Join(st.groupNames, ", ")
+	switch {
+	case !st.sets:
+		c.errorf(a.Pos, r.end, "UNSUPPORTED_GROUPING_EXPRESSION", "group with GROUP BY ROLLUP (...), CUBE (...) or GROUPING SETS (...); with a plain GROUP BY every row is a full group",
+			"%s() can only be used with GROUPING SETS, ROLLUP or CUBE", a.Func)
+		return false
+	case a.Func == "grouping":
+		key := FormatExpr(a.Args[0])
+		for _, k := range st.groupKeys {
+			if k == key {
+				return true
+			}
+		}
+		c.errorf(a.Pos, r.end, "GROUPING_COLUMN_MISMATCH", "pass one of the GROUP BY columns",
+			"column of grouping (%s) can't be found in grouping columns (%s)", shownExpr(a.Args[0]), groups)
+		return false
+	case len(a.Args) > 0:
+		keys, shown := make([]string, len(a.Args)), make([]string, len(a.Args))
+		for i, x := range a.Args {
+			keys[i], shown[i] = FormatExpr(x), shownExpr(x)
+		}
+		if strings.Join(keys, "\x00") != strings.Join(st.groupKeys, "\x00") {
+			c.errorf(a.Pos, r.end, "GROUPING_ID_COLUMN_MISMATCH", "write grouping_id() for all GROUP BY columns, or list exactly them in order",
+				"columns of grouping_id (%s) do not match grouping columns (%s)", strings.Join(shown, ", "), groups)
+			return false
+		}
+	}
+	return true
+}
+
+// columnIDs matches the #n that FormatExpr gives a column reference.
+var columnIDs = regexp.MustCompile(`#[0-9]+`)
+
+// shownExpr formats e for a message: as FormatExpr without column numbers.
+func shownExpr(e Expr) string { return columnIDs.ReplaceAllString(FormatExpr(e), "") }

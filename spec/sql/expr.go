@@ -863,7 +863,7 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	}
 	call := res.(*Call)
 	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos}
-	return &aggRef{call: ac, name: autoName(e)}
+	return &aggRef{call: ac, name: autoName(e), end: e.end}
 }
 
 // applyFunc checks the arguments of fn against its signature, inserts

@@ -356,6 +356,10 @@ var functionTable = []*Function{
 		Doc: "the smallest value v of the group such that at least the given fraction of the non-NULL values are <= v (computed exactly)"},
 	{Name: "percentile", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
 		Doc: "the exact percentile of the non-NULL values, interpolated linearly between the two nearest ranks"},
+	{Name: "grouping", Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.ByteType, Nulls: NullNever,
+		Doc: "with GROUPING SETS, ROLLUP or CUBE: 1 when the group column is left out of the row's grouping set (a subtotal, its NULL is not data), else 0"},
+	{Name: "grouping_id", Kind: AggregateFunc, Args: args(ArgAny), Variadic: true, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
+		Doc: "with GROUPING SETS, ROLLUP or CUBE: the bits grouping(c) of every group column, the first one the most significant; its arguments, if any, must be the GROUP BY columns in order"},
 	{Name: "median", Kind: AggregateFunc, Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
 		Doc: "percentile(x, 0.5): the middle value, or the mean of the two middle values"},
 

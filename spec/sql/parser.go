@@ -636,6 +636,28 @@ func (p *parser) parseGroupBy() *groupBy {
 			break
 		}
 	}
+	// MySQL's GROUP BY a, b WITH ROLLUP (or WITH CUBE), which Spark accepts
+	// as ROLLUP (a, b) (or CUBE (a, b)) over plain expressions.
+	if t := p.peek(); t.is("WITH") && (p.peekAt(1).is("ROLLUP") || p.peekAt(1).is("CUBE")) {
+		p.advance()
+		kind := p.advance()
+		if grouping {
+			p.fail(kind, "WITH "+strings.ToUpper(kind.val)+" needs plain GROUP BY expressions, not GROUPING SETS, ROLLUP or CUBE")
+		}
+		elems := make([][]int, len(g.exprs))
+		for i := range elems {
+			elems[i] = []int{i}
+		}
+		grouping = true
+		if kind.is("ROLLUP") {
+			product = rollupSets(elems)
+		} else {
+			if len(elems) > 12 {
+				p.fail(kind, "CUBE takes at most 12 elements")
+			}
+			product = cubeSets(elems)
+		}
+	}
 	if grouping {
 		g.sets = product
 	}
@@ -702,15 +724,7 @@ func (p *parser) parseGroupingItem(g *groupBy, grouping *bool) [][]int {
 		}
 		p.expectOp(")")
 		if t.is("ROLLUP") {
-			var sets [][]int
-			for n := len(elems); n >= 0; n-- {
-				var set []int
-				for _, e := range elems[:n] {
-					set = append(set, e...)
-				}
-				sets = append(sets, set)
-			}
-			return sets
+			return rollupSets(elems)
 		}
 		if len(elems) > 12 {
 			p.fail(t, "CUBE takes at most 12 elements")
@@ -718,6 +732,20 @@ func (p *parser) parseGroupingItem(g *groupBy, grouping *bool) [][]int {
 		return cubeSets(elems)
 	}
 	return [][]int{{add(p.parseExpr())}}
+}
+
+// rollupSets returns the prefixes of elems, longest first: for (a, b),
+// (a, b), (a), ().
+func rollupSets(elems [][]int) [][]int {
+	var sets [][]int
+	for n := len(elems); n >= 0; n-- {
+		set := []int{}
+		for _, e := range elems[:n] {
+			set = append(set, e...)
+		}
+		sets = append(sets, set)
+	}
+	return sets
 }
 
 // cubeSets returns every subset of elems in Spark's order: for (a, b),

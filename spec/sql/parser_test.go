@@ -304,6 +304,8 @@ func TestGroupingSetsParse(t *testing.T) {
 		{"SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b), a, ())", [][]int{{0, 1}, {2}, {}}},
 		{"SELECT 1 FROM t GROUP BY a, ROLLUP(b)", [][]int{{0, 1}, {0}}},
 		{"SELECT 1 FROM t GROUP BY ROLLUP((a, b), c)", [][]int{{0, 1, 2}, {0, 1}, {}}},
+		{"SELECT 1 FROM t GROUP BY a, b WITH ROLLUP", [][]int{{0, 1}, {0}, {}}},
+		{"SELECT 1 FROM t GROUP BY a, b WITH CUBE", [][]int{{0, 1}, {0}, {1}, {}}},
 	}
 	for _, tt := range tests {
 		q, errs := ParseQuery(tt.in)

@@ -13,6 +13,7 @@ import "github.com/pipegen/pipegen/runtime/types"
 type aggRef struct {
 	call *AggCall
 	name string // the output column name, e.g. "sum(amount)"
+	end  int    // the end offset of the call, for errors found when lowering
 }
 
 func (e *aggRef) ResultType() types.Type { return e.call.Type }
