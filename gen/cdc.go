@@ -25,10 +25,10 @@ func (g *generator) cdcFlowFunc(fl *spec.Flow) jen.Code {
 	src := g.rows[a.Source.Name]
 	target := g.rows[fl.Target.Name]
 	if src == nil || target == nil {
-		panic(&UnsupportedError{Where: "flow " + fl.Name, What: "an AUTO CDC source that is neither a source nor a table of the pipeline"})
+		panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: "an AUTO CDC source that is neither a source nor a table of the pipeline"})
 	}
 	if len(fl.Target.PartitionBy) > 0 {
-		panic(&UnsupportedError{Where: "flow " + fl.Name, What: "partition_by on an AUTO CDC target"})
+		panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: "partition_by on an AUTO CDC target"})
 	}
 	// The values of the change row's visible columns, in SourceColumns order.
 	cols := make([]val, len(a.SourceColumns))
@@ -104,7 +104,7 @@ func (g *generator) sequenceValue(fl *spec.Flow, cols []val) jen.Code {
 	one := func(i int) jen.Code {
 		x := cols[i]
 		if x.t.IsNested() {
-			panic(&UnsupportedError{Where: "flow " + fl.Name, What: fmt.Sprintf("sequence_by column %s of type %s", a.SourceColumns[i].Name, x.t)})
+			panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: fmt.Sprintf("sequence_by column %s of type %s", a.SourceColumns[i].Name, x.t)})
 		}
 		if x.ok == nil {
 			return jen.Any().Parens(x.v.Clone())

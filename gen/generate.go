@@ -505,7 +505,7 @@ func (g *generator) expectationFunc(name string, d *spec.Dataset, e *spec.Expect
 	b := &block{fn: fs, rowErr: func(cause jen.Code) jen.Code {
 		return jen.Qual(pkgTypes, "Null").Types(jen.Bool()).Values().Op(",").Add(cause)
 	}}
-	ec := &exprCompiler{reg: g.reg, cols: rowVals(row, "r")}
+	ec := &exprCompiler{reg: g.reg, cols: rowVals(row, "r"), params: jen.Id("p")}
 	x := ec.compile(b, e.Expr)
 	ok := jen.True()
 	if x.ok != nil {
@@ -513,7 +513,7 @@ func (g *generator) expectationFunc(name string, d *spec.Dataset, e *spec.Expect
 	}
 	b.add(jen.Return(jen.Qual(pkgTypes, "Null").Types(jen.Bool()).Values(jen.Dict{jen.Id("V"): x.v, jen.Id("Valid"): ok}), jen.Nil()))
 	return jen.Commentf("%s checks expectation %s: %s", name, e.Name, oneLine(e.Text)).Line().
-		Func().Id(name).Params(jen.Id("r").Op("*").Id(row.name)).Params(jen.Qual(pkgTypes, "Null").Types(jen.Bool()), jen.Error()).Block(b.stmts...)
+		Func().Id(name).Params(jen.Id("r").Op("*").Id(row.name), jen.Id("p").Op("*").Qual(pkgRuntime, "Params")).Params(jen.Qual(pkgTypes, "Null").Types(jen.Bool()), jen.Error()).Block(b.stmts...)
 }
 
 // checkFunc compiles a pipeline check over the parameters.
@@ -605,7 +605,7 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 		defer func() {
 			if r := recover(); r != nil {
 				if ue, ok := r.(*UnsupportedError); ok && ue.Where == "" {
-					ue.Where = "flow " + fl.Name
+					ue.Where, ue.Flow = "flow "+fl.Name, fl.Name
 				}
 				panic(r)
 			}

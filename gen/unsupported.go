@@ -7,8 +7,12 @@ import "fmt"
 // the flow or dataset named by Where.
 type UnsupportedError struct {
 	Where string // "dataset orders_silver" or "flow eu_orders"
-	Pos   int
-	What  string
+	// Flow is the name of the flow whose query holds the construct ("" if
+	// none); Pos is the offset in its SQL text (spec.Flow.SQLPos), 0 when
+	// unknown.
+	Flow string
+	Pos  int
+	What string
 }
 
 func (e *UnsupportedError) Error() string {

@@ -211,7 +211,7 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 			}
 			var row []any
 			if kind == Upsert {
-				drop, err := a.Target.check(&out, &st.counts)
+				drop, err := a.Target.check(&out, ctx.Params(), &st.counts)
 				if err != nil {
 					return err
 				}
@@ -303,10 +303,10 @@ func jsonRecordLine(path string, n int64) int {
 // check applies t's expectations to r, counting passes and failures in c:
 // drop reports a row that a `drop` expectation removes; a violated `fail`
 // expectation returns an *ExpectationError. Only TRUE passes.
-func (t *Table[T]) check(r *T, c *sinkCounts) (drop bool, err error) {
+func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) {
 	for i := range t.Expectations {
 		e := &t.Expectations[i]
-		res, err := e.Check(r)
+		res, err := e.Check(r, p)
 		if err != nil {
 			return false, fmt.Errorf("expectation %q on dataset %s: %w\n  row: %s", e.Name, t.Name, err, formatRow(r))
 		}

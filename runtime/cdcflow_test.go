@@ -289,10 +289,10 @@ func TestCDCFlowNullKeyOrSequenceFailsTheBatch(t *testing.T) {
 func TestCDCFlowExpectationsAndEvents(t *testing.T) {
 	dir := t.TempDir()
 	exps := []Expectation[[]any]{
-		{Name: "known_city", Text: "city IS NOT NULL", Action: Drop, Check: func(r *[]any) (types.Null[bool], error) {
+		{Name: "known_city", Text: "city IS NOT NULL", Action: Drop, Check: func(r *[]any, _ *Params) (types.Null[bool], error) {
 			return types.Some((*r)[2] != nil), nil
 		}},
-		{Name: "short_name", Text: "length(name) < 8", Action: Warn, Check: func(r *[]any) (types.Null[bool], error) {
+		{Name: "short_name", Text: "length(name) < 8", Action: Warn, Check: func(r *[]any, _ *Params) (types.Null[bool], error) {
 			if (*r)[1] == nil {
 				return types.Null[bool]{}, nil
 			}
@@ -349,7 +349,7 @@ func TestCDCFlowExpectationsAndEvents(t *testing.T) {
 
 func TestCDCFlowFailExpectationCommitsNothing(t *testing.T) {
 	dir := t.TempDir()
-	exps := []Expectation[[]any]{{Name: "no_lily", Text: "name <> 'Lily'", Action: Fail, Check: func(r *[]any) (types.Null[bool], error) {
+	exps := []Expectation[[]any]{{Name: "no_lily", Text: "name <> 'Lily'", Action: Fail, Check: func(r *[]any, _ *Params) (types.Null[bool], error) {
 		return types.Some((*r)[1] != "Lily"), nil
 	}}}
 	p, _ := refPipeline(false, false, exps)

@@ -92,9 +92,10 @@ type Expectation[T any] struct {
 	Name   string
 	Text   string // the SQL expression as written
 	Action ExpectationAction
-	// Check evaluates the rule on a row; an error is an expression that
-	// failed at run time (ANSI), which fails the flow.
-	Check func(r *T) (types.Null[bool], error)
+	// Check evaluates the rule on a row with the update's parameters (an
+	// expectation may use ${param}); an error is an expression that failed
+	// at run time (ANSI), which fails the flow.
+	Check func(r *T, p *Params) (types.Null[bool], error)
 }
 
 // Table is a streaming table or a materialized view the pipeline writes.

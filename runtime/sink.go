@@ -95,7 +95,7 @@ func ErrNotNull(table, column string) error {
 // violates a `drop` expectation is not written, one that violates a `fail`
 // expectation returns an *ExpectationError.
 func (s *Sink[T]) Emit(r *T) error {
-	if drop, err := s.table.check(r, &s.c); drop || err != nil {
+	if drop, err := s.table.check(r, s.w.ctx.Params(), &s.c); drop || err != nil {
 		return err
 	}
 	s.vals = s.table.Codec.Shred(r, s.vals)

@@ -184,7 +184,7 @@ func (r *resolver) checkTable(rl *rel) {
 	d := rl.dsDecl
 	var merged []Column
 	for _, fn := range rl.flows {
-		fn.flow = &Flow{Name: fn.name, Pos: fn.pos, Target: rl.ds, Default: fn.isDflt, Comment: fn.comment, SQL: fn.text.Value}
+		fn.flow = &Flow{Name: fn.name, Pos: fn.pos, Target: rl.ds, Default: fn.isDflt, Comment: fn.comment, SQL: fn.text.Value, text: fn.text}
 		var out []Column
 		if fn.cdc != nil {
 			out = r.checkCDC(fn)

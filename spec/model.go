@@ -519,6 +519,18 @@ type Flow struct {
 	// deduplication), kept in the flow's checkpoint between micro-batches;
 	// nil for a stateless flow.
 	Stateful *sql.Stateful
+	// text is the query as read from the spec, for SQLPos.
+	text Str
+}
+
+// SQLPos returns the position in the spec of byte offset off of the flow's
+// query text, where package sql and the code generator report problems;
+// the flow's own position when off is negative or the flow has no query.
+func (f *Flow) SQLPos(off int) Pos {
+	if off < 0 || f.text.Value == "" {
+		return f.Pos
+	}
+	return f.text.PosAt(off)
 }
 
 // Input is one relation a flow or view reads.

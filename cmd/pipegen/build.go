@@ -113,23 +113,49 @@ func copyExecutable(bin, out string) error {
 // generate checks the spec and generates its program, printing
 // diagnostics. ok is false when there were errors.
 func generate(stderr io.Writer, file string) (*spec.Pipeline, map[string][]byte, bool) {
-	p, diags := spec.Load(file)
+	p, files, diags, err := loadAndGenerate(file)
 	cwd, _ := os.Getwd()
 	diags.Write(stderr, spec.TextOutput, cwd)
-	if p == nil || diags.HasErrors() {
-		return nil, nil, false
-	}
-	files, err := gen.Generate(p, gen.Options{Version: prt.Version})
 	if err != nil {
-		var ue *gen.UnsupportedError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "%s: %v\n", file, err)
-		} else {
-			fmt.Fprintf(stderr, "pipegen: generate %s: %v\n", file, err)
-		}
+		fmt.Fprintf(stderr, "pipegen: generate %s: %v\n", file, err)
+	}
+	if p == nil || diags.HasErrors() || err != nil {
 		return nil, nil, false
 	}
 	return p, files, true
+}
+
+// loadAndGenerate loads and checks a spec and, when it is valid,
+// generates its program, so that validate reports what the code generator
+// cannot compile as a diagnostic at the construct's position, as build
+// does. err is an internal failure of the generator.
+func loadAndGenerate(file string) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
+	p, diags := spec.Load(file)
+	if p == nil || diags.HasErrors() {
+		return p, nil, diags, nil
+	}
+	files, err := gen.Generate(p, gen.Options{Version: prt.Version})
+	var ue *gen.UnsupportedError
+	if errors.As(err, &ue) {
+		return p, nil, append(diags, unsupportedDiagnostic(p, ue)), nil
+	}
+	return p, files, diags, err
+}
+
+// unsupportedDiagnostic places a construct the code generator cannot
+// compile in the spec: at its offset in the flow's query, or at the flow.
+func unsupportedDiagnostic(p *spec.Pipeline, ue *gen.UnsupportedError) spec.Diagnostic {
+	d := spec.Diagnostic{Severity: spec.Error, Code: "UNSUPPORTED_FEATURE",
+		Message: fmt.Sprintf("%s: %s is not supported yet", ue.Where, ue.What),
+		Hint:    "rewrite the query without it, or compute it in another dataset; docs/sql.md lists what compiles"}
+	for _, f := range p.Flows {
+		if f.Name == ue.Flow {
+			d.Pos = f.SQLPos(ue.Pos)
+			return d
+		}
+	}
+	d.Pos = spec.Pos{File: p.File}
+	return d
 }
 
 // writeModule writes the generated program as a Go module in dir: the

@@ -44,9 +44,13 @@ func validateCommand() *cli.Command {
 func Validate(stdout, stderr io.Writer, files []string, f spec.OutputFormat) int {
 	var all spec.Diagnostics
 	for _, file := range files {
-		p, diags := spec.Load(file)
+		p, _, diags, err := loadAndGenerate(file)
+		if err != nil {
+			diags = append(diags, spec.Diagnostic{Pos: spec.Pos{File: file}, Severity: spec.Error, Code: "INTERNAL",
+				Message: fmt.Sprintf("the code generator failed: %v", err), Hint: "please report this"})
+		}
 		all = append(all, diags...)
-		if p != nil && f == spec.TextOutput {
+		if p != nil && !diags.HasErrors() && f == spec.TextOutput {
 			fmt.Fprintf(stdout, "%s: ok (%d tables, %d flows)\n", file, len(p.Tables), len(p.Flows))
 		}
 	}
