@@ -365,7 +365,15 @@ func (pc *planCompiler) distinctOf(b *block, inputs []sql.Plan, cols []sql.Colum
 			inner := rb.sub()
 			inner.add(jen.Id(seen).Index(jen.Id(k)).Op("=").Struct().Values())
 			consume(inner, cols)
-			rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Op("!").Id("dup")).Block(inner.stmts...))
+			if !stateful {
+				rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Op("!").Id("dup")).Block(inner.stmts...))
+				return
+			}
+			// A stateful deduplication counts what it drops
+			// (numDroppedDuplicateRows).
+			rb.add(jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Id(k)), jen.Id("dup")).Block(
+				jen.Qual(pkgRuntime, "DuplicateRow").Call(pc.worker()),
+			).Else().Block(inner.stmts...))
 		})
 	}
 	if stateful {
