@@ -267,6 +267,9 @@ type castExpr struct {
 type callExpr struct {
 	name     ident // lower-cased name
 	args     []astExpr
+	// argNames are the names given to struct's arguments with AS
+	// (struct(a AS x, b)), "" where none is given; nil when none is.
+	argNames []string
 	star     bool // f(*)
 	distinct bool
 	filter   astExpr

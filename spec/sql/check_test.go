@@ -274,6 +274,7 @@ func TestCheckExprTypes(t *testing.T) {
 		{"struct(i, str, 1)", "STRUCT<i: INT NOT NULL, str: STRING, col3: INT NOT NULL> NOT NULL", "struct(i#2, str#10, 1)"},
 		{"named_struct('p', i, 'q', str)", "STRUCT<p: INT NOT NULL, q: STRING> NOT NULL", "named_struct(\"p\", i#2, \"q\", str#10)"},
 		{"(i, str)", "STRUCT<i: INT NOT NULL, str: STRING> NOT NULL", "struct(i#2, str#10)"},
+		{"struct(i AS x, str, i + 1 y, str || str)", "STRUCT<x: INT NOT NULL, str: STRING, y: INT NOT NULL, col4: STRING> NOT NULL", "struct(i#2, str#10, (i#2 + 1), (str#10 || str#10))"},
 		// Parameters: ${name}, inside strings, and bare names after columns.
 		{"${limit} + i", "INT NOT NULL", "(${limit} + i#2)"},
 		{"'v=${limit}'", "STRING NOT NULL", "concat(\"v=\", CAST(${limit} AS STRING))"},

@@ -1121,6 +1121,9 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 			case *nameExpr, *fieldExpr:
 				name = resolvedName(selItem{ast: asts[i], name: autoName(asts[i])}, a)
 			}
+			if e != nil && i < len(e.argNames) && e.argNames[i] != "" {
+				name = e.argNames[i]
+			}
 			fields[i] = types.Field{Name: name, Type: a.ResultType(), Nullable: a.IsNullable()}
 		}
 		return types.StructOf(fields...), true

@@ -175,7 +175,22 @@ func writeSQLIn(b *strings.Builder, e astExpr, lambda []string) {
 				b.WriteByte('*')
 			}
 		}
-		writeList(b, e.args)
+		if e.argNames == nil {
+			writeList(b, e.args)
+		}
+		for i, a := range e.args[:len(e.argNames)] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeSQL(b, a)
+			if i < len(e.argNames) && e.argNames[i] != "" {
+				b.WriteString(" AS " + e.argNames[i])
+			}
+		}
+		if n := len(e.argNames); n > 0 && n < len(e.args) {
+			b.WriteString(", ")
+			writeList(b, e.args[n:])
+		}
 		if f := LookupFunction(e.name.name); lambda != nil && f != nil && f.Name == "aggregate" && len(e.args) == 3 {
 			// Spark adds the identity finish lambda.
 			b.WriteString(", lambdafunction(namedlambdavariable(), namedlambdavariable())")

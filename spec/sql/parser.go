@@ -1447,6 +1447,7 @@ func (p *parser) parseCall(name ident) astExpr {
 			}
 			c.args = append(c.args, p.parseExpr())
 			p.nullTreatment(c)
+			p.structFieldName(c)
 			if !p.acceptOp(",") {
 				break
 			}
@@ -1468,6 +1469,22 @@ func (p *parser) parseCall(name ident) astExpr {
 		c.over, c.end = p.parseOver()
 	}
 	return c
+}
+
+// structFieldName parses the name Spark lets struct's arguments have,
+// `struct(a AS x, b + 1 y)` (a namedExpression: AS optional), into
+// c.argNames for the argument just parsed.
+func (p *parser) structFieldName(c *callExpr) {
+	t := p.peek()
+	if !strings.EqualFold(c.name.name, "struct") || !(t.is("AS") || canAlias(t)) {
+		return
+	}
+	p.accept("AS")
+	id := p.ident("a field name")
+	for len(c.argNames) < len(c.args) {
+		c.argNames = append(c.argNames, "")
+	}
+	c.argNames[len(c.args)-1] = id.name
 }
 
 // ignoreNullsArgs is the number of arguments before the ignore-nulls flag
