@@ -180,7 +180,27 @@ var notAlias = map[string]bool{
 	"CASE": true, "WHEN": true, "THEN": true, "ELSE": true, "END": true, "ESCAPE": true,
 	"DIV": true, "CLUSTER": true, "DISTRIBUTE": true, "SORT": true, "PIVOT": true,
 	"UNPIVOT": true, "TABLESAMPLE": true, "WITH": true, "VALUES": true, "OVER": true,
-	"ASC": true, "DESC": true, "NULLS": true, "FOR": true,
+	"ASC": true, "DESC": true, "FOR": true,
+}
+
+// reservedWords are Spark's reserved keywords in ANSI mode (SQL:2016's,
+// https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html#sql-keywords):
+// they cannot name a table. Every other keyword (NULLS, FIRST, WINDOW,
+// YEAR, VALUE, ...) is non-reserved and can, as in Spark.
+var reservedWords = map[string]bool{
+	"ALL": true, "AND": true, "ANY": true, "AS": true, "AUTHORIZATION": true, "BOTH": true,
+	"CASE": true, "CAST": true, "CHECK": true, "COLLATE": true, "COLUMN": true, "CONSTRAINT": true,
+	"CREATE": true, "CROSS": true, "CURRENT_DATE": true, "CURRENT_TIME": true,
+	"CURRENT_TIMESTAMP": true, "CURRENT_USER": true, "DISTINCT": true, "ELSE": true, "END": true,
+	"ESCAPE": true, "EXCEPT": true, "FALSE": true, "FETCH": true, "FOR": true, "FOREIGN": true,
+	"FROM": true, "FULL": true, "GRANT": true, "GROUP": true, "HAVING": true, "IN": true,
+	"INNER": true, "INTERSECT": true, "INTO": true, "IS": true, "JOIN": true, "LATERAL": true,
+	"LEADING": true, "LEFT": true, "NATURAL": true, "NOT": true, "NULL": true, "OFFSET": true,
+	"ON": true, "ONLY": true, "OR": true, "ORDER": true, "OUTER": true, "OVERLAPS": true,
+	"PRIMARY": true, "REFERENCES": true, "RIGHT": true, "SELECT": true, "SESSION_USER": true,
+	"SOME": true, "TABLE": true, "THEN": true, "TIME": true, "TO": true, "TRAILING": true,
+	"UNION": true, "UNIQUE": true, "UNKNOWN": true, "USER": true, "USING": true, "WHEN": true,
+	"WHERE": true, "WITH": true,
 }
 
 // notName lists the words that cannot start a column name in an expression.
@@ -939,8 +959,8 @@ func (p *parser) parseTableName() *tableRef {
 		t := p.peek()
 		switch t.kind {
 		case tWord:
-			if notAlias[upper(t)] && len(ref.parts) == 0 {
-				p.fail(t, "expected a table name")
+			if reservedWords[upper(t)] && len(ref.parts) == 0 {
+				p.fail(t, fmt.Sprintf("expected a table name (%s is a reserved word: quote it as `%s` to use it as a name)", upper(t), t.val))
 			}
 			ref.parts = append(ref.parts, t.val)
 		case tQuoted:

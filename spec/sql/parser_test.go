@@ -373,3 +373,42 @@ func TestParseExprErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNonReservedNames checks that Spark's non-reserved keywords name
+// tables, columns, aliases and CTEs, and that reserved ones (ANSI mode) do
+// not name a table.
+func TestNonReservedNames(t *testing.T) {
+	for _, q := range []string{
+		"SELECT * FROM STREAM(nulls)",
+		"SELECT * FROM nulls",
+		"SELECT * FROM STREAM nulls",
+		"SELECT a nulls FROM t",
+		"SELECT a FROM t nulls",
+		"SELECT * FROM first JOIN last USING (value)",
+		"WITH nulls AS (SELECT 1 AS first) SELECT first FROM nulls",
+		"SELECT nulls, first, last, window, year, value, month, date, timestamp, key, range, type, user_id FROM t",
+		"SELECT first, count(*) FROM t GROUP BY first ORDER BY window NULLS LAST",
+		"SELECT a FROM t WHERE first = 1 AND last <> 2 OR window IS NULL",
+		"SELECT a.first FROM t a JOIN u b ON a.first = b.last",
+		"SELECT row_number() OVER (PARTITION BY window ORDER BY value) FROM t",
+		"SELECT t.window.start, value.x FROM t",
+		"SELECT transform(arr, value -> value + 1) FROM t",
+		"SELECT CAST(value AS INT), year + 1, -value FROM t",
+	} {
+		if _, errs := ParseQuery(q); errs != nil {
+			t.Errorf("%s: %s", q, errString(errs))
+		}
+	}
+	for q, want := range map[string]string{
+		"SELECT * FROM select":        "14-20 PARSE_SYNTAX_ERROR syntax error at or near 'select' (expected a table name (SELECT is a reserved word: quote it as `select` to use it as a name))",
+		"SELECT * FROM STREAM(union)": "21-26 PARSE_SYNTAX_ERROR syntax error at or near 'union' (expected a table name (UNION is a reserved word: quote it as `union` to use it as a name))",
+	} {
+		_, errs := ParseQuery(q)
+		if got := errString(errs); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", q, got, want)
+		}
+	}
+	if _, errs := ParseQuery("SELECT * FROM `select`"); errs != nil {
+		t.Errorf("a quoted reserved word: %s", errString(errs))
+	}
+}
