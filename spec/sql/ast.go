@@ -265,8 +265,8 @@ type castExpr struct {
 
 // callExpr is a function call, possibly with DISTINCT, FILTER and OVER.
 type callExpr struct {
-	name     ident // lower-cased name
-	args     []astExpr
+	name ident // lower-cased name
+	args []astExpr
 	// argNames are the names given to struct's arguments with AS
 	// (struct(a AS x, b)), "" where none is given; nil when none is.
 	argNames []string
