@@ -38,11 +38,13 @@ const keepBatches = 10
 
 // checkpointMeta is metadata.json.
 type checkpointMeta struct {
-	ID         string    `json:"id"`
-	Flow       string    `json:"flow"`
-	Definition string    `json:"definition"`
-	Inputs     []string  `json:"inputs"`
-	Created    time.Time `json:"created"`
+	ID         string `json:"id"`
+	Flow       string `json:"flow"`
+	Definition string `json:"definition"`
+	// StateDefinition is the Watermark.State of a stateful flow.
+	StateDefinition string    `json:"stateDefinition,omitempty"`
+	Inputs          []string  `json:"inputs"`
+	Created         time.Time `json:"created"`
 }
 
 // batchOffsets is offsets/<N>.json: what micro-batch N reads.

@@ -210,7 +210,11 @@ type batchPlan struct {
 func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	var res flowResult
 	inputs := streamingInputs(f)
-	cp, err := loadCheckpoint(u.checkpointDir(f), checkpointMeta{Flow: f.Name, Definition: f.Definition, Inputs: inputs})
+	meta := checkpointMeta{Flow: f.Name, Definition: f.Definition, Inputs: inputs}
+	if f.Watermark != nil {
+		meta.StateDefinition = f.Watermark.State
+	}
+	cp, err := loadCheckpoint(u.checkpointDir(f), meta)
 	if err != nil {
 		return res, err
 	}
@@ -218,12 +222,19 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
 			f.Name, strings.Join(cp.meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
 	}
-	if cp.meta.Definition != f.Definition && f.Watermark != nil && cp.committed >= 0 {
-		// The saved state (windows, keys, watermark) was built by the old
-		// query; Structured Streaming does not allow a stateful query to
-		// change across restarts either.
-		return res, fmt.Errorf("the query of flow %s changed since its checkpoint, and the flow keeps state that the old query built (its windows or keys and the watermark on %s): a full refresh of %s is required: run with --full-refresh %s",
-			f.Name, f.Watermark.Column, h.name, h.name)
+	if f.Watermark != nil && cp.committed >= 0 && cp.meta.StateDefinition != "" && cp.meta.StateDefinition != f.Watermark.State {
+		// The saved state (windows or keys, and their aggregates) was
+		// built by the old query; Structured Streaming does not allow a
+		// stateful operator to change across restarts either. Other
+		// changes (filters, projections, expectations, the delay) keep it.
+		return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (its window, keys or aggregates), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
+			f.Name, h.name, h.name)
+	}
+	if f.Watermark != nil && cp.meta.StateDefinition != f.Watermark.State {
+		cp.meta.StateDefinition = f.Watermark.State
+		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+			return res, err
+		}
 	}
 	if cp.meta.Definition != f.Definition {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},

@@ -49,6 +49,10 @@ type Watermark struct {
 	Column string
 	// Delay is how late a row may be, in microseconds.
 	Delay int64
+	// State identifies what the flow keeps in its checkpoint (the
+	// operator, its keys and aggregates); the checkpoint records it, and
+	// a different one needs a full refresh.
+	State string
 }
 
 // streamState is a stateful flow's watermark and operator state during

@@ -213,8 +213,12 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		if gen.FlowDefinition(of) == gen.FlowDefinition(f) && slices.Equal(streamed(of), streamed(f)) {
 			continue
 		}
-		if f.Stateful != nil {
-			needs(fmt.Sprintf("flow %s keeps state across micro-batches (%s) and its definition changes: the state in its checkpoint was built by the old query", f.Name, f.Stateful.Kind))
+		if f.Stateful != nil && gen.StateDefinition(of) != gen.StateDefinition(f) {
+			if of.Stateful == nil {
+				needs(fmt.Sprintf("flow %s becomes stateful (%s): its checkpoint holds no state for the rows it already read", f.Name, f.Stateful.Kind))
+			} else {
+				needs(fmt.Sprintf("the stateful operator of flow %s changes (its window, keys or aggregates): the state in its checkpoint was built by the old query", f.Name))
+			}
 			continue
 		}
 		if new.Kind == spec.StreamingTable && sameQuery(of, f) && slices.Equal(streamed(of), streamed(f)) && (of.AutoCDC == nil) == (f.AutoCDC == nil) && f.AutoCDC == nil {
