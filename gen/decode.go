@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -86,9 +87,11 @@ func (g *generator) decoderFunc(s *spec.Source) jen.Code {
 	var record []jen.Code
 	switch s.Files.Format {
 	case spec.FormatJSON:
-		newDecoder = jen.Qual(pkgSource, "NewJSONDecoder").Call(jen.Id("in"), jen.Id("f"), jen.Id("opts"))
+		body = append(body, datetimeFormats(s.Files.JSON.DateFormat, s.Files.JSON.TimestampFormat)...)
+		newDecoder = jen.Qual(pkgSource, "NewJSONDecoderWith").Call(jen.Id("in"), jen.Id("f"), jsonOptions(s.Files.JSON))
 		record = g.jsonFields(fs, row, lay.declared, jen.Id("r"))
 	case spec.FormatCSV:
+		body = append(body, datetimeFormats(s.Files.CSV.DateFormat, s.Files.CSV.TimestampFormat)...)
 		newDecoder = jen.Qual(pkgSource, "NewCSVDecoder").Call(jen.Id("in"), jen.Id("f"), csvColumns(s), csvOptions(s.Files.CSV))
 		for i := 0; i < lay.declared; i++ {
 			fl := row.fields[i]
@@ -276,9 +279,44 @@ func csvColumns(s *spec.Source) jen.Code {
 	return jen.Index().String().Values(names...)
 }
 
+// sparkDateFormat is Spark's default dateFormat; the spec model holds it
+// when none is written, and the runtime reads it as "" (the default with
+// its lenient fallback).
+const sparkDateFormat = "yyyy-MM-dd"
+
+// datetimeFormats sets the dateFormat and timestampFormat of the decoder
+// options opts, when they are not Spark's defaults.
+func datetimeFormats(date, ts string) []jen.Code {
+	var out []jen.Code
+	if date != "" && date != sparkDateFormat {
+		out = append(out, jen.Id("opts").Dot("DateFormat").Op("=").Lit(date))
+	}
+	if ts != "" {
+		out = append(out, jen.Id("opts").Dot("TimestampFormat").Op("=").Lit(ts))
+	}
+	return out
+}
+
+// jsonOptions builds source.JSONOptions from the spec's json options; the
+// zero value of each field is Spark's default.
+func jsonOptions(o spec.JSONOptions) jen.Code {
+	d := jen.Dict{jen.Id("Options"): jen.Id("opts")}
+	set := func(name string, on bool) {
+		if on {
+			d[jen.Id(name)] = jen.True()
+		}
+	}
+	set("AllowComments", o.AllowComments)
+	set("RejectSingleQuotes", !o.AllowSingleQuotes)
+	set("AllowUnquotedFieldNames", o.AllowUnquotedFieldNames)
+	set("AllowNumericLeadingZeros", o.AllowNumericLeadingZeros)
+	set("RejectNonNumericNumbers", !o.AllowNonNumericNumbers)
+	return jen.Qual(pkgSource, "JSONOptions").Values(d)
+}
+
 // csvOptions builds source.CSVOptions from the spec's csv options.
 func csvOptions(o spec.CSVOptions) jen.Code {
-	b := func(s string, def byte) jen.Code {
+	b := func(s string) jen.Code {
 		if s == "" {
 			return jen.Lit(0)
 		}
@@ -287,12 +325,32 @@ func csvOptions(o spec.CSVOptions) jen.Code {
 	d := jen.Dict{
 		jen.Id("Options"):   jen.Id("opts"),
 		jen.Id("Header"):    jen.Lit(o.Header),
-		jen.Id("Delimiter"): b(o.Delimiter, ','),
-		jen.Id("Quote"):     b(o.Quote, '"'),
-		jen.Id("Escape"):    b(o.Escape, '\\'),
+		jen.Id("Delimiter"): b(o.Delimiter),
+		jen.Id("Quote"):     b(o.Quote),
+		jen.Id("Escape"):    b(o.Escape),
 	}
-	if o.NullValue != "" {
-		d[jen.Id("NullValue")] = jen.Lit(o.NullValue)
+	str := func(name, v, def string) {
+		if v != def {
+			d[jen.Id(name)] = jen.Lit(v)
+		}
+	}
+	str("NullValue", o.NullValue, "")
+	str("EmptyValue", o.EmptyValue, "")
+	str("NaNValue", o.NaNValue, "NaN")
+	if !strings.EqualFold(o.Encoding, "utf-8") && !strings.EqualFold(o.Encoding, "utf8") {
+		str("Encoding", o.Encoding, "")
+	}
+	if o.Comment != "" {
+		d[jen.Id("Comment")] = b(o.Comment)
+	}
+	if o.IgnoreLeadingWhiteSpace {
+		d[jen.Id("IgnoreLeadingWhiteSpace")] = jen.True()
+	}
+	if o.IgnoreTrailingWhiteSpace {
+		d[jen.Id("IgnoreTrailingWhiteSpace")] = jen.True()
+	}
+	if !o.MultiLine {
+		d[jen.Id("SingleLine")] = jen.True()
 	}
 	return jen.Qual(pkgSource, "CSVOptions").Values(d)
 }

@@ -10,6 +10,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/transform"
+
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -39,12 +43,55 @@ type CSVOptions struct {
 	// STRING column and NULL for other types. When NullValue is not empty, a
 	// field equal to it, quoted or not, is NULL too.
 	NullValue string
+	// EmptyValue is the value of a quoted empty field ("") (Spark's
+	// emptyValue for reading, default ""): a STRING column reads this text;
+	// other types parse it (so a non-empty EmptyValue is a mismatch there),
+	// and an empty EmptyValue is NULL for them.
+	EmptyValue string
+	// NaNValue is a further text read as NaN by FLOAT and DOUBLE columns
+	// (Spark's nanValue); "NaN", "Inf" and "-Inf" are always read.
+	NaNValue string
+	// Comment starts a comment line (Spark's comment; 0, the default, means
+	// none): a line whose first byte it is, where a record would start, is
+	// skipped. Inside a record (a quoted value spanning lines) it is text.
+	Comment byte
+	// IgnoreLeadingWhiteSpace and IgnoreTrailingWhiteSpace drop blanks
+	// (bytes up to ' ' other than line breaks and the delimiter) before and
+	// after each value, outside its quotes (Spark's ignoreLeadingWhiteSpace
+	// and ignoreTrailingWhiteSpace; both false by default when reading).
+	IgnoreLeadingWhiteSpace, IgnoreTrailingWhiteSpace bool
+	// SingleLine makes each physical line one record (Spark's multiLine
+	// false): a quoted value cannot span lines, and a line ending inside
+	// quotes is a malformed record ("unterminated quoted field"). The default,
+	// false, lets quoted values hold line breaks (Spark's multiLine true).
+	SingleLine bool
+	// Encoding is the files' character set (Spark's encoding): "" or UTF-8,
+	// or any IANA name or alias golang.org/x/text knows (ISO-8859-1,
+	// windows-1252, UTF-16LE, Shift_JIS, ...); the text is converted to
+	// UTF-8 before parsing. An unknown name fails the file (CSVEncoding
+	// checks names).
+	Encoding string
 }
 
 // DefaultCSVOptions returns Spark's CSV defaults with a header: header true,
-// delimiter ',', quote '"', escape '\\', nullValue "".
+// delimiter ',', quote '"', escape '\\', nullValue "", one record per
+// line only where quotes do not span lines (multiLine true).
 func DefaultCSVOptions() CSVOptions {
 	return CSVOptions{Header: true, Delimiter: ',', Quote: '"', Escape: '\\'}
+}
+
+// CSVEncoding returns the encoding of a Spark encoding name, nil for UTF-8
+// (no conversion needed). The error says the name is unknown.
+func CSVEncoding(name string) (encoding.Encoding, error) {
+	switch strings.ToLower(strings.ReplaceAll(name, "_", "-")) {
+	case "", "utf-8", "utf8":
+		return nil, nil
+	}
+	e, err := ianaindex.IANA.Encoding(name)
+	if err != nil || e == nil {
+		return nil, fmt.Errorf("unknown or unsupported encoding %q", name)
+	}
+	return e, nil
 }
 
 // csvField is one field of the current record: a slice of the input buffer.
@@ -78,13 +125,22 @@ type CSVDecoder struct {
 	recLine  int    // physical line where it starts
 	recASCII bool   // rec holds only ASCII bytes: no UTF-8 check needed
 	fields   []csvField
+	empty    csvField // EmptyValue as a field, for quoted empty fields
 }
 
 // NewCSVDecoder returns a decoder for the CSV content of file read from r,
 // for a schema whose columns are named columns (in order; the indexes of
 // the typed reads).
 func NewCSVDecoder(r io.Reader, file FileInfo, columns []string, opts CSVOptions) *CSVDecoder {
+	enc, encErr := CSVEncoding(opts.Encoding)
+	if enc != nil {
+		r = transform.NewReader(r, enc.NewDecoder())
+	}
 	d := &CSVDecoder{decoder: newDecoder(r, file, opts.Options), copts: opts, columns: columns, expect: -1}
+	if encErr != nil && d.err == nil {
+		d.err = &DecodeError{File: localName(file), Err: encErr}
+	}
+	d.empty = csvField{text: []byte(opts.EmptyValue), quoted: true}
 	if !opts.Header {
 		d.mapPositional()
 	}
@@ -280,6 +336,19 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 				continue
 			}
 		}
+		if c := d.copts.Comment; c != 0 && buf[i] == c {
+			end := bytes.IndexByte(buf[i:], '\n')
+			if end < 0 {
+				if !eof {
+					return scanMore, "", 0
+				}
+				i = len(buf)
+				continue
+			}
+			i += end + 1
+			lines++
+			continue
+		}
 		break
 	}
 	start := i
@@ -289,7 +358,13 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 	}
 	d.fields = d.fields[:0]
 	recLines := 0 // line breaks inside the record
+	lead, trail := d.copts.IgnoreLeadingWhiteSpace, d.copts.IgnoreTrailingWhiteSpace
 	for {
+		if lead {
+			for i < len(buf) && d.isBlank(buf[i]) {
+				i++
+			}
+		}
 		f := csvField{off: i - start}
 		if quote != 0 && i < len(buf) && buf[i] == quote {
 			f.quoted = true
@@ -308,6 +383,10 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 				}
 				c := buf[i]
 				if c == '\n' {
+					if d.copts.SingleLine {
+						d.takeRecord(buf, start, i+1, lines, recLines+1)
+						return scanRecord, "unterminated quoted field (multi_line is false: a quoted value cannot span lines)", f.off
+					}
 					recLines++
 					i++
 					continue
@@ -337,6 +416,11 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 				i++
 				break
 			}
+			if trail {
+				for i < len(buf) && d.isBlank(buf[i]) {
+					i++
+				}
+			}
 		} else {
 			fs := i
 			for i < len(buf) && buf[i] != delim && buf[i] != '\n' {
@@ -348,6 +432,11 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 			f.text = buf[fs:i]
 			if i >= len(buf) || buf[i] == '\n' {
 				f.text = bytes.TrimSuffix(f.text, []byte{'\r'})
+			}
+			if trail {
+				for n := len(f.text); n > 0 && d.isBlank(f.text[n-1]); n-- {
+					f.text = f.text[:n-1]
+				}
 			}
 		}
 		d.fields = append(d.fields, f)
@@ -387,6 +476,12 @@ func (d *CSVDecoder) scan() (res int, malformedMsg string, at int) {
 		d.takeRecord(buf, start, end, lines, recLines)
 		return scanRecord, fmt.Sprintf("unexpected %q after a closing quote", truncate(buf[i:min(i+1, len(buf))], 4)), at
 	}
+}
+
+// isBlank reports whether c is white space that the ignore*WhiteSpace
+// options drop: a byte up to ' ' other than a line break or the delimiter.
+func (d *CSVDecoder) isBlank(c byte) bool {
+	return c <= ' ' && c != '\n' && c != '\r' && c != d.copts.Delimiter
 }
 
 // takeRecord makes buf[start:end] the current record and consumes it.
@@ -452,8 +547,15 @@ func (d *CSVDecoder) field(col int) *csvField {
 		return nil
 	}
 	f := &d.fields[fi]
-	if len(f.text) == 0 || d.isNull(f) {
+	if d.isNull(f) {
 		return nil
+	}
+	if len(f.text) == 0 {
+		if !f.quoted || len(d.empty.text) == 0 {
+			return nil
+		}
+		d.empty.off = f.off
+		return &d.empty
 	}
 	return f
 }
@@ -483,6 +585,9 @@ func (d *CSVDecoder) String(col int) types.Null[string] {
 	f := &d.fields[fi]
 	if d.isNull(f) {
 		return types.Null[string]{}
+	}
+	if f.quoted && len(f.text) == 0 && d.copts.EmptyValue != "" {
+		return types.Some(d.copts.EmptyValue)
 	}
 	t := d.unquote(f)
 	if !d.recASCII && !utf8.Valid(t) {
@@ -564,7 +669,11 @@ func (d *CSVDecoder) float(col, bitSize int, typ string) (float64, bool) {
 	if f == nil {
 		return 0, false
 	}
-	v, ok := parseFloatText(d.unquote(f), bitSize)
+	t := d.unquote(f)
+	if nan := d.copts.NaNValue; nan != "" && string(t) == nan {
+		return math.NaN(), true
+	}
+	v, ok := parseFloatText(t, bitSize)
 	if !ok {
 		d.mismatch(col, f, typ)
 	}
@@ -592,7 +701,7 @@ func (d *CSVDecoder) Date(col int) types.Null[types.Date] {
 	if f == nil {
 		return types.Null[types.Date]{}
 	}
-	v, ok := parseDate(d.unquote(f))
+	v, ok := d.tp.parseDate(d.unquote(f))
 	if !ok {
 		d.mismatch(col, f, "DATE")
 	}

@@ -1,8 +1,10 @@
 package source
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -30,6 +32,35 @@ const (
 type timeParser struct {
 	loc   *time.Location // session time zone; nil is UTC
 	zones map[string]*time.Location
+	// date and ts are the dateFormat and timestampFormat patterns, nil for
+	// Spark's defaults (the lenient forms above).
+	date, ts *sqlfn.DatetimePattern
+}
+
+// compile sets the dateFormat and timestampFormat patterns ("" keeps the
+// default); the error names the option and the bad part of the pattern.
+func (p *timeParser) compile(dateFormat, timestampFormat string) error {
+	var err error
+	if dateFormat != "" {
+		if p.date, err = sqlfn.CompileDatetime(dateFormat); err != nil {
+			return fmt.Errorf("date_format: %w", err)
+		}
+	}
+	if timestampFormat != "" {
+		if p.ts, err = sqlfn.CompileDatetime(timestampFormat); err != nil {
+			return fmt.Errorf("timestamp_format: %w", err)
+		}
+	}
+	return nil
+}
+
+// parseDate parses a DATE with the dateFormat pattern, or else the default
+// forms.
+func (p *timeParser) parseDate(b []byte) (types.Date, bool) {
+	if p.date != nil {
+		return p.date.ParseDate(string(b))
+	}
+	return parseDate(b)
 }
 
 func isSpace(c byte) bool { return c <= ' ' }
@@ -122,6 +153,10 @@ func parseDate(b []byte) (types.Date, bool) {
 // epoch. With ntz (TIMESTAMP_NTZ) the wall-clock time is returned as is and
 // a string with a zone is rejected, as Spark does.
 func (p *timeParser) parseTimestamp(b []byte, ntz bool) (int64, bool) {
+	if p.ts != nil && !ntz {
+		v, ok := p.ts.ParseTimestamp(string(b), p.loc)
+		return int64(v), ok
+	}
 	b = trimSpace(b)
 	days, i, ok := parseDatePart(b)
 	if !ok {

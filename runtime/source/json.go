@@ -19,9 +19,15 @@ import (
 // use; use one per file.
 type JSONDecoder struct {
 	decoder
+	jopts JSONOptions
 	stack []byte // scratch for skipValue
 
 	line []byte // the current record's line, without its '\n'
+	// orig is the line as written; line differs from it when lenient syntax
+	// was rewritten into standard JSON, and pm maps offsets back.
+	orig      []byte
+	rewritten bool
+	pm        posMap
 	pos  int    // offset in line of the next byte to read
 
 	depth   int  // open objects and arrays; 1 is inside the root object
@@ -42,7 +48,7 @@ type JSONDecoder struct {
 // 8 MiB chunks when larger than 256 MiB). A UTF-8 BOM is skipped. file.Path
 // is the "_file_path" of rescued data; errors name file.LocalPath.
 func NewJSONDecoder(r io.Reader, file FileInfo, opts Options) *JSONDecoder {
-	return &JSONDecoder{decoder: newDecoder(r, file, opts)}
+	return NewJSONDecoderWith(r, file, JSONOptions{Options: opts})
 }
 
 // NextRecord advances to the next non-blank line and enters its root
@@ -66,13 +72,24 @@ func (d *JSONDecoder) NextRecord() bool {
 			return false
 		}
 		d.lineNo++
+		orig, rewritten, bad, msg := line, false, -1, ""
+		if d.jopts.needsRewrite(line) {
+			var out []byte
+			if out, bad, msg = d.jopts.rewriteLenient(line, &d.pm); out != nil {
+				line, rewritten = out, true
+			}
+		}
 		i := skipWS(line, 0)
 		if i == len(line) {
 			continue
 		}
 		d.startRecord()
-		d.line, d.pos = line, i
+		d.line, d.pos, d.orig, d.rewritten = line, i, orig, rewritten
 		d.depth, d.first, d.pending, d.colFailed = 0, false, false, false
+		if bad >= 0 {
+			d.malform(bad, msg)
+			return true
+		}
 		if line[i] != '{' {
 			d.malform(i, "a record must be a JSON object")
 			return true
@@ -93,7 +110,15 @@ func (d *JSONDecoder) NextRecord() bool {
 // Generated code calls it once per record after the NextField loop of the
 // root object has returned false.
 func (d *JSONDecoder) EndRecord() (rescued types.Null[string], malformed bool) {
-	return d.endRecord(d.line)
+	return d.endRecord(d.orig)
+}
+
+// origOff returns the offset in the line as written of offset i of d.line.
+func (d *JSONDecoder) origOff(i int) int {
+	if d.rewritten {
+		return d.pm.orig(i)
+	}
+	return i
 }
 
 // Err returns the error that stopped the decoder: a *DecodeError naming
@@ -112,7 +137,7 @@ func (d *JSONDecoder) malform(i int, msg string) {
 	}
 	d.bad, d.malformed, d.pending = true, true, false
 	if d.opts.OnMalformed == Fail {
-		d.fail(d.line, d.lineNo, i, "", "malformed JSON record: "+msg)
+		d.fail(d.orig, d.lineNo, d.origOff(i), "", "malformed JSON record: "+msg)
 	}
 	d.pos = len(d.line)
 }
@@ -146,7 +171,7 @@ func (d *JSONDecoder) mismatch(start int, typ string) {
 		if d.depth > 1 && string(d.key) != field {
 			field += "." + string(d.key)
 		}
-		d.fail(d.line, d.lineNo, start, field, fmt.Sprintf("JSON value %s is not a valid %s", truncate(d.line[start:d.pos], 64), typ))
+		d.fail(d.orig, d.lineNo, d.origOff(start), field, fmt.Sprintf("JSON value %s is not a valid %s", truncate(d.line[start:d.pos], 64), typ))
 		d.pending = false
 		d.pos = len(d.line)
 		return
@@ -564,11 +589,18 @@ func (d *JSONDecoder) float(typ string) (float64, bool) {
 		}
 		switch string(body) {
 		case "NaN":
+			if d.jopts.RejectNonNumericNumbers {
+				break
+			}
 			return math.NaN(), true
 		case "Infinity", "+Infinity", "INF", "+INF":
-			return math.Inf(1), true
+			if !d.jopts.RejectNonNumericNumbers {
+				return math.Inf(1), true
+			}
 		case "-Infinity", "-INF":
-			return math.Inf(-1), true
+			if !d.jopts.RejectNonNumericNumbers {
+				return math.Inf(-1), true
+			}
 		}
 		d.mismatch(start, typ)
 		return 0, false
@@ -649,7 +681,7 @@ func (d *JSONDecoder) Date() types.Null[types.Date] {
 	if !ok {
 		return types.Null[types.Date]{}
 	}
-	v, ok := parseDate(body)
+	v, ok := d.tp.parseDate(body)
 	if !ok {
 		d.mismatch(start, "DATE")
 		return types.Null[types.Date]{}

@@ -31,6 +31,16 @@ type Options struct {
 	// TimeZone is the session time zone (spark.sql.session.timeZone) used for
 	// TIMESTAMP strings without an offset; nil means UTC.
 	TimeZone *time.Location
+	// DateFormat is a Spark datetime pattern for DATE values (Spark's
+	// dateFormat option). "" means Spark's default, yyyy-MM-dd with the
+	// lenient fallback of the package doc; a pattern given is strict, as
+	// Spark 3.3+ does not fall back when the option is set.
+	DateFormat string
+	// TimestampFormat is a Spark datetime pattern for TIMESTAMP values
+	// (timestampFormat), with the same "" default and strictness; text
+	// without a zone is in TimeZone. TIMESTAMP_NTZ columns do not use it
+	// (Spark reads them with timestampNTZFormat).
+	TimestampFormat string
 }
 
 // Stats count what a decoder produced from one file.
@@ -202,7 +212,11 @@ type decoder struct {
 }
 
 func newDecoder(r io.Reader, file FileInfo, opts Options) decoder {
-	return decoder{in: newInput(r), file: file, opts: opts, tp: timeParser{loc: opts.TimeZone}, resc: rescuer{file: file.Path}}
+	d := decoder{in: newInput(r), file: file, opts: opts, tp: timeParser{loc: opts.TimeZone}, resc: rescuer{file: file.Path}}
+	if err := d.tp.compile(opts.DateFormat, opts.TimestampFormat); err != nil {
+		d.err = &DecodeError{File: localName(file), Err: err}
+	}
+	return d
 }
 
 // startRecord resets the per-record state.

@@ -722,8 +722,31 @@ func (f *dtFields) setOffset(off, pos int) (int, bool) {
 
 // resolve turns parsed fields into an instant as Spark's
 // DateTimeFormatterHelper (defaults 1970-01-01 00:00:00; h without a is AM;
-// a alone with PM is 12:00) with java.time's STRICT range checks.
+// a alone with PM is 12:00) with java.time's STRICT range checks; text
+// without a zone is in the session time zone.
 func (f *dtFields) resolve(era bool) (types.Timestamp, bool) {
+	return f.resolveIn(era, SessionTimeZone())
+}
+
+// resolveIn is resolve with zone-less text in loc.
+func (f *dtFields) resolveIn(era bool, loc *time.Location) (types.Timestamp, bool) {
+	local, ok := f.resolveLocal(era)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case f.hasOffset:
+		v, ok := Sub(local, int64(f.offset)*microsPerSecond)
+		return types.Timestamp(v), ok
+	case f.zone != nil:
+		return types.Timestamp(fromLocal(local, f.zone)), true
+	}
+	return types.Timestamp(fromLocal(local, loc)), true
+}
+
+// resolveLocal returns the local date-time (µs since 1970-01-01T00:00
+// local) of the parsed fields, ignoring any zone.
+func (f *dtFields) resolveLocal(era bool) (int64, bool) {
 	year := int64(1970)
 	switch {
 	case f.yy >= 0:
@@ -808,18 +831,54 @@ func (f *dtFields) resolve(era bool) (types.Timestamp, bool) {
 	if minute > 59 || second > 59 {
 		return 0, false
 	}
-	local, ok := localMicros(year, month, int(days-daysFromCivil(year, month, 1))+1, hour, minute, second, nanos/1000)
+	return localMicros(year, month, int(days-daysFromCivil(year, month, 1))+1, hour, minute, second, nanos/1000)
+}
+
+// DatetimePattern is a compiled Spark datetime pattern, for readers that
+// parse many values with one pattern: the dateFormat and timestampFormat
+// options of the CSV and JSON file sources. Parsing follows the rules at
+// the top of this file (strict, case-insensitive, whole text).
+type DatetimePattern struct{ p *dtPattern }
+
+// CompileDatetime compiles a Spark datetime pattern; the error names the
+// offending part (see CompileDatetimePattern).
+func CompileDatetime(pattern string) (*DatetimePattern, error) {
+	p, err := compilePattern(pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &DatetimePattern{p: p}, nil
+}
+
+// ParseTimestamp parses s as Spark's TimestampFormatter does for a
+// timestampFormat option: text without a zone or offset is in loc (nil is
+// UTC). ok is false when s does not match the pattern.
+func (dp *DatetimePattern) ParseTimestamp(s string, loc *time.Location) (types.Timestamp, bool) {
+	f := newFields()
+	n, ok := dp.p.parse(dp.p.items, s, 0, &f)
+	if !ok || n != len(s) {
+		return 0, false
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	return f.resolveIn(dp.p.era, loc)
+}
+
+// ParseDate parses s as Spark's DateFormatter does for a dateFormat option:
+// the local date of the parsed fields; a zone in the text is ignored. ok is
+// false when s does not match the pattern.
+func (dp *DatetimePattern) ParseDate(s string) (types.Date, bool) {
+	f := newFields()
+	n, ok := dp.p.parse(dp.p.items, s, 0, &f)
+	if !ok || n != len(s) {
+		return 0, false
+	}
+	local, ok := f.resolveLocal(dp.p.era)
 	if !ok {
 		return 0, false
 	}
-	switch {
-	case f.hasOffset:
-		v, ok := Sub(local, int64(f.offset)*microsPerSecond)
-		return types.Timestamp(v), ok
-	case f.zone != nil:
-		return types.Timestamp(fromLocal(local, f.zone)), true
-	}
-	return types.Timestamp(fromLocal(local, SessionTimeZone())), true
+	return types.Date(floorDiv(local, microsPerDay)), true
 }
 
 // ToTimestamp returns to_timestamp(s[, format]): without a format it is
