@@ -207,9 +207,7 @@ func (p *timeParser) parseTimestamp(b []byte, ntz bool) (int64, bool) {
 		if ntz || p.loc == nil || p.loc == time.UTC {
 			return wall, true
 		}
-		y, mo, d := time.UnixMicro(days * microsPerDay).UTC().Date()
-		t := time.Date(y, mo, d, hh, mm, ss, 0, p.loc)
-		return t.UnixMicro() + int64(micros), true
+		return sqlfn.LocalToUTC(wall, p.loc), true
 	}
 	if ntz {
 		return 0, false
@@ -261,18 +259,9 @@ func (p *timeParser) zoneOffset(z []byte, wall int64) (int64, bool) {
 	if loc == nil {
 		return 0, false
 	}
-	// The offset in force at that wall-clock time in loc.
-	days := wall / microsPerDay
-	rem := wall - days*microsPerDay
-	if rem < 0 {
-		days--
-		rem += microsPerDay
-	}
-	y, mo, d := time.UnixMicro(days * microsPerDay).UTC().Date()
-	sec := int(rem / microsPerSecond)
-	t := time.Date(y, mo, d, sec/3600, sec/60%60, sec%60, 0, loc)
-	_, off := t.Zone()
-	return int64(off) * microsPerSecond, true
+	// The offset in force at that wall-clock time in loc (the earlier one
+	// in a fall-back overlap, as Spark).
+	return wall - sqlfn.LocalToUTC(wall, loc), true
 }
 
 // parseOffset parses [+-]h, [+-]hh, [+-]h:mm, [+-]hh:mm or [+-]hhmm.

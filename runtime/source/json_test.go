@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -347,6 +348,40 @@ func TestJSONSessionTimeZone(t *testing.T) {
 		`ts=2024-01-15 17:00:00.5 ntz=2024-01-15 12:00:00.5`, // EST, UTC-5
 		`ts=2024-07-01 12:00:00 ntz=NULL`,
 	})
+}
+
+// TestJSONTimestampsAtTransitions: a zone-less time in a fall-back
+// overlap is the earlier instant and one in a spring-forward gap moves
+// forward by the gap, as Spark resolves them — the same instants as
+// CAST(string AS TIMESTAMP) (sqlfn.ParseTimestampIn).
+func TestJSONTimestampsAtTransitions(t *testing.T) {
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := types.Schema{field("ts", types.TimestampType)}
+	in := []string{"2024-10-27 02:30:00", "2024-03-31 02:30:00", "2024-10-27T02:30:00 Europe/Paris", "2024-10-27 01:59:59"}
+	var text strings.Builder
+	for _, s := range in {
+		fmt.Fprintf(&text, "{\"ts\":%q}\n", s)
+	}
+	rows, _, err := decodeJSON(t, schema, text.String(), Options{TimeZone: paris})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, rows, []string{
+		`ts=2024-10-27 00:30:00`, // CEST, the first 02:30
+		`ts=2024-03-31 01:30:00`, // 02:30 does not exist: 03:30 CEST
+		`ts=2024-10-27 00:30:00`,
+		`ts=2024-10-26 23:59:59`,
+	})
+	for i, s := range in[:2] {
+		cast, ok := sqlfn.ParseTimestampIn(s, paris)
+		want := "ts=" + time.UnixMicro(int64(cast)).UTC().Format(time.DateTime)
+		if !ok || rows[i] != want {
+			t.Errorf("%s: the JSON reader gives %s, CAST %s", s, rows[i], want)
+		}
+	}
 }
 
 func TestJSONFail(t *testing.T) {

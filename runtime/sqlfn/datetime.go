@@ -124,6 +124,14 @@ func toLocal(ts int64, loc *time.Location) int64 {
 // fromLocal returns the instant of the local date-time local (µs) in loc,
 // resolved as java.time's ZonedDateTime.of: in an overlap the earlier
 // offset wins; in a gap the time moves forward by the gap's length.
+// LocalToUTC returns the instant (µs since the epoch) of the wall-clock
+// time local (µs since 1970-01-01 00:00 on that clock) in loc, as Spark
+// (java.time's ZonedDateTime.of) resolves it: in a fall-back overlap the
+// earlier instant, in a spring-forward gap the time moved forward by the
+// gap. File readers use it so that their zone-less timestamps agree with
+// CAST(string AS TIMESTAMP).
+func LocalToUTC(local int64, loc *time.Location) int64 { return fromLocal(local, loc) }
+
 func fromLocal(local int64, loc *time.Location) int64 {
 	if loc == time.UTC {
 		return local
