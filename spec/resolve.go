@@ -8,6 +8,8 @@ import (
 	"time"
 	_ "time/tzdata" // session_time_zone is checked wherever pipegen runs
 
+	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec/sql"
 )
@@ -459,12 +461,30 @@ func (r *resolver) formatOption(fs *Files, kv KeyValue) {
 			"header": &fs.CSV.Header, "ignore_leading_white_space": &fs.CSV.IgnoreLeadingWhiteSpace,
 			"ignore_trailing_white_space": &fs.CSV.IgnoreTrailingWhiteSpace, "multi_line": &fs.CSV.MultiLine,
 		}
-		if kv.Key.Value == "encoding" && !strings.EqualFold(v, "utf-8") && !strings.EqualFold(v, "utf8") {
-			r.errorf(kv.Value.Pos, "", "convert the files to UTF-8", "csv encoding %q is not supported", v)
+		switch kv.Key.Value {
+		case "encoding":
+			if _, err := source.CSVEncoding(v); err != nil {
+				r.errorf(kv.Value.Pos, "", "write an IANA character set name such as UTF-8, ISO-8859-1, windows-1252 or UTF-16LE, or convert the files to UTF-8",
+					"csv encoding %q is not supported", v)
+			}
+		case "delimiter", "quote", "escape", "comment":
+			if len(v) > 1 {
+				r.errorf(kv.Value.Pos, "", "use an ASCII character", "csv %s %q must be one ASCII character", kv.Key.Value, v)
+			}
 		}
 	case FormatParquet:
 		strs = nil
 		bools = map[string]*bool{"int96_as_timestamp": &fs.Parquet.Int96AsTimestamp}
+		if kv.Key.Value == "int96_as_timestamp" && !b {
+			r.errorf(kv.Value.Pos, "", "remove the option: a column declared TIMESTAMP reads INT96 values as timestamps, as Spark's default does",
+				"int96_as_timestamp: false is not supported")
+		}
+	}
+	if kv.Key.Value == "date_format" || kv.Key.Value == "timestamp_format" {
+		if err := sqlfn.CompileDatetimePattern(v); err != nil {
+			r.errorf(kv.Value.Pos, "", "write a Spark datetime pattern such as dd.MM.yyyy or MM/dd/yyyy HH:mm:ss",
+				"%s %s: %v", fs.Format, kv.Key.Value, err)
+		}
 	}
 	if p, ok := strs[kv.Key.Value]; ok {
 		*p = v

@@ -28,7 +28,7 @@ type JSONDecoder struct {
 	orig      []byte
 	rewritten bool
 	pm        posMap
-	pos  int    // offset in line of the next byte to read
+	pos       int // offset in line of the next byte to read
 
 	depth   int  // open objects and arrays; 1 is inside the root object
 	first   bool // just after the '{' or '[' of the innermost container
