@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 	"reflect"
 
 	"github.com/dave/jennifer/jen"
@@ -126,8 +127,11 @@ func notRowWise(p sql.Plan) string {
 		return "LIMIT"
 	case *sql.Values:
 		return "VALUES"
+	case *sql.Window:
+		return "window function"
 	}
-	return fmt.Sprintf("%T", p)
+	// A node without a name here: its kind, without Go's package path.
+	return strings.ToLower(strings.TrimPrefix(fmt.Sprintf("%T", p), "*sql."))
 }
 
 // nondeterministic returns the first non-deterministic function call of

@@ -58,7 +58,7 @@ func (c *ChangeFeed[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		vr, ok = ctx.batch.feeds[name]
 	}
 	if !opts.Streaming || !ok {
-		return fmt.Errorf("flow %s: the change feed of %s is only read as a stream (STREAM(%s))", ctx.flow.Name, name, name)
+		return fmt.Errorf("the change feed of %s is only read as a stream (STREAM(%s))", name, name)
 	}
 	h, err := ctx.u.handle(name)
 	if err != nil {
@@ -66,7 +66,7 @@ func (c *ChangeFeed[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 	}
 	n := len(c.Codec.Schema) - 3
 	if n < 0 {
-		return fmt.Errorf("flow %s: the change feed schema of %s lacks the change columns", ctx.flow.Name, name)
+		return fmt.Errorf("the change feed schema of %s lacks the change columns", name)
 	}
 	want := c.Codec.Schema[:n]
 	var rows [][]any

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,14 +104,14 @@ func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdcSpec, error) {
 	if s.scd2 {
 		n := len(schema)
 		if n < 2 || schema[n-2].Name != "__START_AT" || schema[n-1].Name != "__END_AT" {
-			return nil, fmt.Errorf("flow %s: SCD type 2 target %s must end with __START_AT and __END_AT", s.flow, s.target)
+			return nil, fmt.Errorf("SCD type 2 target %s must end with __START_AT and __END_AT", s.target)
 		}
 		s.data = schema[:n-2]
 	}
 	for _, k := range a.Keys {
 		i := s.data.Index(k)
 		if i < 0 {
-			return nil, fmt.Errorf("flow %s: key column %s is not a column of %s", s.flow, k, s.target)
+			return nil, fmt.Errorf("key column %s is not a column of %s", k, s.target)
 		}
 		s.keys = append(s.keys, i)
 	}
@@ -121,13 +122,13 @@ func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdcSpec, error) {
 	for _, c := range a.TrackHistory {
 		i := s.data.Index(c)
 		if i < 0 {
-			return nil, fmt.Errorf("flow %s: history column %s is not a column of %s", s.flow, c, s.target)
+			return nil, fmt.Errorf("history column %s is not a column of %s", c, s.target)
 		}
 		s.tracked[i] = true
 	}
 	for _, f := range s.data {
 		if strings.HasPrefix(f.Name, "__cdc_") {
-			return nil, fmt.Errorf("flow %s: column %s of %s: names starting with __cdc_ are reserved for AUTO CDC's state; rename the column", s.flow, f.Name, s.target)
+			return nil, fmt.Errorf("column %s of %s: names starting with __cdc_ are reserved for AUTO CDC's state; rename the column", f.Name, s.target)
 		}
 	}
 	if v, ok := ctx.target.desc.properties[TombstoneTTLProperty]; ok {
@@ -201,7 +202,7 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 			st.row = a.Target.Codec.Shred(&out, st.row[:0])
 			vals, err := st.dec.Decode(st.row)
 			if err != nil {
-				return fmt.Errorf("flow %s: %w", spec.flow, err)
+				return err
 			}
 			data := vals[:len(spec.data)]
 			for _, k := range spec.keys {
@@ -269,8 +270,7 @@ func (a *AutoCDC[S, T]) nullError(ctx *FlowContext, st *cdcWorker, what, col str
 			where = fmt.Sprintf("%s:%d (record %d)", st.at, line, st.n)
 		}
 	}
-	return fmt.Errorf("flow %s: %s %q is NULL in %s; AUTO CDC needs a key and a sequence value in every change: fix the row or filter it out upstream (nothing of this micro-batch was committed)\n  row: %s",
-		ctx.flow.Name, what, col, where, formatRow(row))
+	return fmt.Errorf("%s %q is NULL in %s; AUTO CDC needs a key and a sequence value in every change: fix the row or filter it out upstream (nothing of this micro-batch was committed)\n  row: %s", what, col, where, formatRow(row))
 }
 
 // jsonRecordLine returns the 1-based line of the n-th record of a
@@ -343,7 +343,7 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *ba
 	}
 	b := ctx.cdc
 	if b == nil {
-		return fmt.Errorf("flow %s: the flow's function did not call ApplyChanges", f.Name)
+		return errors.New("the flow's function did not call ApplyChanges")
 	}
 	st := &cdcStore{spec: b.spec, h: h, stateDir: filepath.Join(u.checkpointDir(f), "cdc_state"), prefix: ctx.filePrefix, now: time.Now()}
 	keys := make([]string, len(b.spec.keys))

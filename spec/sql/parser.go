@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/types"
@@ -926,6 +927,9 @@ func (p *parser) parseTablePrimary() fromItem {
 	if alias != nil && p.peek().isOp("(") {
 		cols = p.identList()
 	}
+	if alias != nil && p.watermarkAhead() {
+		p.fail(p.peek(), fmt.Sprintf("write the alias after the WATERMARK clause: ... WATERMARK column DELAY OF INTERVAL ... AS %s", alias.name))
+	}
 	switch it := item.(type) {
 	case *tableRef:
 		it.alias, it.columns = alias, cols
@@ -1476,8 +1480,9 @@ func (p *parser) parseCall(name ident) astExpr {
 	c.end = p.expectOp(")").end
 	p.nullTreatment(c)
 	if p.peek().is("WITHIN") {
-		p.fail(p.peek(), "WITHIN GROUP is not supported")
+		p.withinGroup(c)
 	}
+	p.unitArgument(c)
 	if p.peek().is("FILTER") && p.peekAt(1).isOp("(") {
 		p.advance()
 		p.advance()
@@ -1489,6 +1494,83 @@ func (p *parser) parseCall(name ident) astExpr {
 		c.over, c.end = p.parseOver()
 	}
 	return c
+}
+
+// withinGroup parses the WITHIN GROUP (ORDER BY x) of an ordered-set
+// aggregate, percentile_cont(p) or percentile_disc(p), into c's arguments
+// (x, p), as Spark's PercentileCont and PercentileDisc take them.
+func (p *parser) withinGroup(c *callExpr) {
+	t := p.advance()
+	p.expect("GROUP")
+	p.expectOp("(")
+	p.expect("ORDER")
+	p.expect("BY")
+	x := p.parseExpr()
+	if d := p.peek(); d.is("DESC") {
+		p.fail(d, "WITHIN GROUP (ORDER BY x DESC) is not supported yet: order ascending and take 1 - p")
+	}
+	p.accept("ASC")
+	if p.peek().is("NULLS") {
+		// NULLs are skipped whatever their place.
+		p.advance()
+		if !p.accept("FIRST") {
+			p.expect("LAST")
+		}
+	}
+	c.end = p.expectOp(")").end
+	name := strings.ToLower(c.name.name)
+	if name != "percentile_cont" && name != "percentile_disc" {
+		p.errorAt(t.pos, c.end, "UNSUPPORTED_FEATURE", "write percentile_cont(p) or percentile_disc(p) WITHIN GROUP (ORDER BY x)",
+			"WITHIN GROUP applies to percentile_cont and percentile_disc, not %s", name)
+		return
+	}
+	if len(c.args) != 1 || c.distinct {
+		p.errorAt(c.name.pos, c.end, "WRONG_NUM_ARGS", "write "+name+"(p) WITHIN GROUP (ORDER BY x) with one constant percentage p",
+			"%s takes one percentage before WITHIN GROUP", name)
+		return
+	}
+	c.args = []astExpr{x, c.args[0]}
+	c.withinGroup = true
+}
+
+// unitFunctions maps the functions whose first argument is a unit keyword
+// when they have three arguments (Spark's timestampdiff/timestampadd
+// grammar rules: TIMESTAMPDIFF | DATEDIFF | DATE_DIFF | TIMESTAMP_DIFF and
+// TIMESTAMPADD | DATEADD | DATE_ADD) to the function they call.
+var unitFunctions = map[string]string{
+	"timestampdiff": "timestampdiff", "timestamp_diff": "timestampdiff", "datediff": "timestampdiff", "date_diff": "timestampdiff",
+	"timestampadd": "timestampadd", "dateadd": "timestampadd", "date_add": "timestampadd",
+}
+
+// diffUnits are the units of timestampdiff; timestampadd also takes DAYOFYEAR.
+var diffUnits = []string{"MICROSECOND", "MILLISECOND", "SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER", "YEAR"}
+
+// unitArgument turns the unit keyword of timestampdiff(unit, a, b) and
+// timestampadd(unit, n, ts) (and their datediff/dateadd spellings with
+// three arguments) into a string constant, and names the function called.
+func (p *parser) unitArgument(c *callExpr) {
+	fn, ok := unitFunctions[strings.ToLower(c.name.name)]
+	if !ok || len(c.args) != 3 && fn != strings.ToLower(c.name.name) {
+		return
+	}
+	n, isName := c.args[0].(*nameExpr)
+	if !isName || len(n.parts) != 1 {
+		if len(c.args) == 3 {
+			s, e := c.args[0].span()
+			p.errorAt(s, e, "INVALID_PARAMETER_VALUE.DATETIME_UNIT", "write the unit as a keyword, e.g. "+fn+"(DAY, ...)",
+				"the first argument of %s must be a unit: %s", fn, strings.Join(diffUnits, ", "))
+		}
+		return
+	}
+	id := n.parts[0]
+	unit := strings.ToUpper(id.name)
+	if !slices.Contains(diffUnits, unit) && !(fn == "timestampadd" && unit == "DAYOFYEAR") {
+		p.errorAt(id.pos, id.end, "INVALID_PARAMETER_VALUE.DATETIME_UNIT", "use one of "+strings.Join(diffUnits, ", "),
+			"%s is not a unit of %s", id.name, fn)
+		return
+	}
+	c.name.name = fn
+	c.args[0] = &litExpr{typ: types.StringType, val: unit, text: unit, pos: id.pos, end: id.end}
 }
 
 // structFieldName parses the name Spark lets struct's arguments have,

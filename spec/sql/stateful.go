@@ -236,7 +236,7 @@ func dedupPattern(w *Window, parent Plan, stream *Scan) string {
 	}
 	f, ok := parent.(*Filter)
 	if !ok || !firstRowOnly(f.Cond, len(w.Input.Output())) {
-		return "row_number() over a stream must be filtered to the first row: QUALIFY row_number() OVER (...) = 1"
+		return "row_number() over a stream is supported only as the whole QUALIFY condition of the same SELECT, QUALIFY row_number() OVER (...) = 1 (move other conditions to WHERE; a filter on the row number in an outer query is not recognised)"
 	}
 	return ""
 }

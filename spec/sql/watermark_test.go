@@ -52,6 +52,8 @@ func TestWatermarkClause(t *testing.T) {
 			err: "43-71 UNSUPPORTED_FEATURE the watermark must be a column of raw_orders; expressions are not supported yet"},
 		{query: "SELECT * FROM STREAM(raw_orders) WATERMARK event_ts OF INTERVAL 5 MINUTES",
 			err: "52-54 PARSE_SYNTAX_ERROR syntax error at or near 'OF' (expected DELAY)"},
+		{query: "SELECT * FROM STREAM(raw_orders) AS e WATERMARK event_ts DELAY OF INTERVAL 5 MINUTES",
+			err: "38-47 PARSE_SYNTAX_ERROR syntax error at or near 'WATERMARK' (write the alias after the WATERMARK clause: ... WATERMARK column DELAY OF INTERVAL ... AS e)"},
 		{query: "SELECT * FROM (SELECT * FROM STREAM(raw_orders)) WATERMARK event_ts DELAY OF INTERVAL 5 MINUTES",
 			err: "49-95 UNSUPPORTED_FEATURE a WATERMARK clause after a subquery is not supported"},
 	}
@@ -154,7 +156,7 @@ func TestFindStateful(t *testing.T) {
 		{query: "SELECT *" + wm + " QUALIFY row_number() OVER (PARTITION BY order_id ORDER BY event_ts DESC) = 1",
 			err: "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING row_number() over a stream must be ordered by the watermark column event_ts, ascending"},
 		{query: "SELECT *" + wm + " QUALIFY row_number() OVER (PARTITION BY order_id ORDER BY event_ts) = 2",
-			err: "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING row_number() over a stream must be filtered to the first row"},
+			err: "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING row_number() over a stream is supported only as the whole QUALIFY condition of the same SELECT"},
 		{query: "SELECT *, rank() OVER (PARTITION BY order_id ORDER BY event_ts) AS r" + wm,
 			err: "NON_TIME_WINDOW_NOT_SUPPORTED_IN_STREAMING window functions over a stream are supported only as row_number()"},
 		{query: "SELECT window(event_ts, '1 hour') AS w, count(*) AS n FROM (SELECT DISTINCT order_id, event_ts" + wm + ") GROUP BY 1",
