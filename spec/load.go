@@ -95,7 +95,8 @@ func (l *loader) parseFile(path string, library bool) *File {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		l.errorf(Pos{File: path, Line: line, Col: 1}, "YAML", "", "invalid YAML: %s", msg)
+		col, hint := yamlErrHint(src, line, msg)
+		l.errorf(Pos{File: path, Line: line, Col: col}, "YAML", hint, "invalid YAML: %s", msg)
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
@@ -477,4 +478,29 @@ func (f *File) flow(k, v *yaml.Node) *FlowDecl {
 		}
 	})
 	return fl
+}
+
+// yamlErrHint returns the column and a hint for the YAML syntax errors
+// that specs run into: a plain value holding ": " (a schema with STRUCT<a:
+// INT>, a query with a map literal) and a flow mapping whose value holds
+// "}" or "," (${param} in an expectation written inline).
+func yamlErrHint(src []byte, line int, msg string) (int, string) {
+	lines := bytes.Split(src, []byte("\n"))
+	if line < 1 || line > len(lines) {
+		return 1, ""
+	}
+	text := string(lines[line-1])
+	switch {
+	case strings.Contains(msg, "mapping values are not allowed"):
+		col := 1
+		if i := strings.Index(text, ": "); i >= 0 {
+			if j := strings.Index(text[i+2:], ": "); j >= 0 {
+				col = i + 2 + j + 1
+			}
+		}
+		return col, `a plain value cannot contain ": ": quote the value ("...") or write it as a block scalar (key: |, then the text on the next lines)`
+	case strings.Contains(msg, "did not find expected ',' or '}'"):
+		return 1, `a value inside {...} ends at the first "," or "}": quote it, e.g. {name: min, expr: "n >= ${min}"}`
+	}
+	return 1, ""
 }
