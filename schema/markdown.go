@@ -125,6 +125,11 @@ func typeText(p map[string]any, defs map[string]any) string {
 	switch t := p["type"].(type) {
 	case string:
 		if t == "array" {
+			if it, ok := p["items"].(map[string]any); ok {
+				if _, ok := it["$ref"].(string); ok {
+					return "list of " + typeText(it, defs)
+				}
+			}
 			return "list of strings"
 		}
 		if t == "object" {
