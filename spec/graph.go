@@ -216,7 +216,7 @@ func (r *resolver) readRules(refs []ref) bool {
 			ok = false
 		case !f.Streaming && f.rel.kind == relTV && r.viewStreaming(f.rel):
 			r.errorf(f.pos(), "INCOMPATIBLE_STREAMING_VIEW_READ", "read it with STREAM("+f.rel.name+")",
-				"%s reads temporary view %q as a batch, but the view is a streaming query", f.rel.name, f.rel.name)
+				"%s is read as a batch here (without STREAM), but temporary view %q is a streaming query", f.rel.name, f.rel.name)
 			ok = false
 		}
 	}
