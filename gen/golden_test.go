@@ -29,9 +29,9 @@ type goldenCase struct {
 	hasData bool
 }
 
-// goldenCases loads every spec.yaml under spec/testdata and every
-// examples/*/pipeline.yaml, and generates the program of each one that
-// checks (the others are the cases that must be rejected).
+// goldenCases loads every spec.yaml under spec/testdata and every spec of
+// examples/, and generates the program of each one that checks (the
+// others are the cases that must be rejected; an example must check).
 func goldenCases(t *testing.T) []goldenCase {
 	t.Helper()
 	root := gentest.RepoRoot()
@@ -39,19 +39,26 @@ func goldenCases(t *testing.T) []goldenCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	examples, err := filepath.Glob(filepath.Join(root, "examples", "*", "pipeline.yaml"))
+	examples, err := filepath.Glob(filepath.Join(root, "examples", "*", "*.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []goldenCase
-	for _, path := range append(specs, examples...) {
+	for i, path := range append(specs, examples...) {
+		isExample := i >= len(specs)
 		p, diags := spec.Load(path)
 		if p == nil || diags.HasErrors() {
+			if isExample {
+				t.Errorf("example %s does not check: %v", path, diags)
+			}
 			continue
 		}
 		name := filepath.Base(filepath.Dir(path))
-		if filepath.Base(path) == "pipeline.yaml" {
+		if isExample {
 			name = "example_" + name
+			if base := strings.TrimSuffix(filepath.Base(path), ".yaml"); base != "pipeline" {
+				name += "_" + base
+			}
 		}
 		files, err := gen.Generate(p, gen.Options{Version: "v0.0.0-test"})
 		if err != nil {
