@@ -473,9 +473,13 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "CoMoments"))}
 	case "approx_count_distinct":
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "HLL"))}
-	case "percentile", "median", "percentile_approx":
+	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
 		t := argT(0)
-		if t.Kind == types.DecimalKind {
+		switch {
+		case t.Kind == types.DecimalKind:
+			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
+		case !t.IsNumeric() && t.Kind != types.StringKind && t.Kind != types.DateKind && t.Kind != types.TimestampKind && t.Kind != types.TimestampNTZKind:
+			// Counts keys are Go's ordered types.
 			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
 		}
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Counts").Types(pc.reg.baseType(t)))}
@@ -500,6 +504,9 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	ub := b.sub()
 	args := make([]val, len(a.Args))
 	for i, x := range a.Args {
+		if c, isCall := x.(*sql.Call); isCall && c.Func == "array" && i > 0 {
+			continue // percentile_approx's percentages, read where used
+		}
 		if _, lit := x.(*sql.Literal); lit || a.Func == "count" && !a.Distinct {
 			// Constants (percentages) are read where used; count reads
 			// only its arguments' validity.
@@ -615,7 +622,7 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 			h = jen.Qual(pkgSQLFn, "XxHash64").Call(x.v.Clone(), jen.Qual(pkgSQLFn, "HashSeed"))
 		}
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(h)))
-	case a.Func == "percentile" || a.Func == "median" || a.Func == "percentile_approx":
+	case a.Func == "percentile" || a.Func == "median" || a.Func == "percentile_approx" || a.Func == "percentile_cont" || a.Func == "percentile_disc" || a.Func == "mode":
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone())))
 	case a.Func == "min_by" || a.Func == "max_by":
@@ -776,17 +783,33 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
 	case "approx_count_distinct":
 		return val{v: acc("").Dot("Estimate").Call(), t: a.Type}
-	case "percentile", "median", "percentile_approx":
-		p := jen.Lit(0.5)
-		if a.Func != "median" {
+	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
+		var p jen.Code
+		switch {
+		case a.Func == "median":
+			p = jen.Lit(0.5)
+		case a.Func == "mode":
+		case a.Type.Kind == types.ArrayKind:
+			// percentile_approx(x, array(p1, ...)): the percentages are literals.
+			var ps []jen.Code
+			for _, x := range a.Args[1].(*sql.Call).Args {
+				ps = append(ps, jen.Lit(x.(*sql.Literal).Value.(float64)))
+			}
+			p = jen.Index().Float64().Values(ps...)
+		default:
 			p = jen.Lit(a.Args[1].(*sql.Literal).Value.(float64))
 		}
-		fn := "Percentile"
-		if a.Func == "percentile_approx" {
-			fn = "PercentileApprox"
+		fn := map[string]string{"percentile": "Percentile", "median": "Percentile", "percentile_cont": "Percentile",
+			"percentile_approx": "PercentileApprox", "percentile_disc": "PercentileDisc", "mode": "Mode"}[a.Func]
+		if a.Type.Kind == types.ArrayKind {
+			fn = "PercentileApproxArray"
+		}
+		callArgs := []jen.Code{jen.Op("&").Add(acc(""))}
+		if p != nil {
+			callArgs = append(callArgs, p)
 		}
 		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
-		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Qual(pkgSQLFn, fn).Call(jen.Op("&").Add(acc("")), p))
+		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Qual(pkgSQLFn, fn).Call(callArgs...))
 		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
 	case "min_by", "max_by":
 		return val{v: acc(""), ok: acc("OK").Op("&&").Add(acc("Set")), t: a.Type}

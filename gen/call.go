@@ -85,7 +85,11 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	}
 	name := impl.Name
 	if len(args) > 0 {
-		if n, ok := impl.ByKind[args[0].t.Kind]; ok {
+		kindOf := args[0].t.Kind
+		if e.Func == "timestampdiff" || e.Func == "timestampadd" {
+			kindOf = args[len(args)-1].t.Kind // after the unit: TIMESTAMP or TIMESTAMP_NTZ
+		}
+		if n, ok := impl.ByKind[kindOf]; ok {
 			if n == "" {
 				c.unsupported(e.Pos, "function %s of %s", e.Func, args[0].t)
 			}

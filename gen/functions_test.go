@@ -32,7 +32,7 @@ var sampleArgs = map[sql.ArgRule]string{
 	sql.ArgOrderable: "i", sql.ArgArray: "arr", sql.ArgArrayOrMap: "arr", sql.ArgElement: "1",
 	sql.ArgIndexOrKey: "1", sql.ArgStringOrStringArray: "s", sql.ArgIntConst: "1",
 	sql.ArgStringConst: "'a'", sql.ArgBooleanConst: "true", sql.ArgNumericCommon: "i",
-	sql.ArgDoubleConst: "0.5",
+	sql.ArgDoubleConst: "0.5", sql.ArgLongStringOrBinary: "l", sql.ArgPercentages: "0.5",
 }
 
 // specialCalls are calls whose constant arguments must be meaningful, and
@@ -69,7 +69,6 @@ var specialCalls = map[string][]string{
 	"try_add":               {"try_add(l, l)", "try_add(dec, dec)"},
 	"pmod":                  {"pmod(i, i)", "pmod(d, 2)"},
 	"sum":                   {"sum(i)", "sum(dec)", "sum(DISTINCT l)"},
-	"percentile_approx":     {"percentile_approx(d, 0.5)", "percentile_approx(i, 0.25, 100)"},
 	"approx_count_distinct": {"approx_count_distinct(s)", "approx_count_distinct(dec)"},
 	"min_by":                {"min_by(s, ts)"},
 	"binary":                {"binary(s)"},
@@ -93,6 +92,13 @@ var specialCalls = map[string][]string{
 	"forall":                {"forall(arr, x -> x > 1)"},
 	"aggregate":             {"aggregate(arr, 0L, (a, x) -> a + x, a -> a * 2)"},
 	"array_sort":            {"array_sort(arr)", "array_sort(arr, (l, r) -> coalesce(r - l, 0))"},
+	"hex":                   {"hex(l)", "hex(s)", "hex(bin)"},
+	"timestampdiff":         {"timestampdiff(HOUR, ts, ts)", "datediff(MONTH, dt, CAST(ts AS TIMESTAMP_NTZ))"},
+	"timestampadd":          {"timestampadd(MONTH, i, ts)", "dateadd(WEEK, l, CAST(ts AS TIMESTAMP_NTZ))"},
+	"mode":                  {"mode(s)", "mode(d)", "mode(dt)"},
+	"percentile_approx":     {"percentile_approx(d, 0.5)", "percentile_approx(i, 0.25, 100)", "percentile_approx(l, array(0.25, 0.5, 1))"},
+	"percentile_cont":       {"percentile_cont(0.25) WITHIN GROUP (ORDER BY d)"},
+	"percentile_disc":       {"percentile_disc(0.25) WITHIN GROUP (ORDER BY i)"},
 	// Calls that need a GROUP BY: the rest of the query after the call.
 	"grouping":    {"grouping(s) AS v, s FROM t GROUP BY ROLLUP (s, i) --"},
 	"grouping_id": {"grouping_id() AS v, s, i FROM t GROUP BY CUBE (s, i) --", "grouping_id(s, i) AS v FROM t GROUP BY s, i WITH ROLLUP --"},

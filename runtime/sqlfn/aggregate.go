@@ -232,3 +232,44 @@ func DecimalAvg(sum types.Decimal, sumScale int, n int64, precision, scale int) 
 	d, _ := DecimalDiv(sum, sumScale, types.DecimalFromInt64(n), 0, precision, scale)
 	return d
 }
+
+// PercentileApproxArray returns percentile_approx(x, array(p1, ...)): the
+// PercentileApprox of each percentage, in order; NULL for no values.
+func PercentileApproxArray[T cmp.Ordered](c *Counts[T], ps []float64) ([]T, bool) {
+	if c.n == 0 {
+		return nil, false
+	}
+	out := make([]T, len(ps))
+	for i, p := range ps {
+		out[i], _ = PercentileApprox(c, p)
+	}
+	return out, true
+}
+
+// PercentileDisc returns Spark's percentile_disc(p) WITHIN GROUP (ORDER BY
+// x) (since SPARK-44871): the value at 1-based rank ceil(p·n) of the
+// sorted values (the first for p = 0), as a DOUBLE; NULL for no values.
+func PercentileDisc[T Number](c *Counts[T], p float64) (float64, bool) {
+	if c.n == 0 {
+		return 0, false
+	}
+	r := int64(math.Ceil(p * float64(c.n)))
+	return float64(c.at(c.sorted(), max(r-1, 0))), true
+}
+
+// Mode returns mode(x): the most frequent value; among equally frequent
+// ones the smallest (Spark 4's mode(x, true); Spark 3's pick among ties
+// depends on its hash map). NULL for no values.
+func Mode[T cmp.Ordered](c *Counts[T]) (T, bool) {
+	var best T
+	if c.n == 0 {
+		return best, false
+	}
+	var most int64
+	for _, k := range c.sorted() {
+		if n := c.m[k]; n > most {
+			best, most = k, n
+		}
+	}
+	return best, true
+}

@@ -522,3 +522,25 @@ func sortedStruct(byName map[string]types.Type) types.Type {
 	}
 	return types.StructOf(fields...)
 }
+
+// JSONArrayLength returns json_array_length(text): the number of elements
+// of the outermost JSON array; false (NULL) when text is not a JSON array
+// or is malformed (Spark's LengthOfJsonArray, which reads the first value).
+func JSONArrayLength(text string) (int32, bool) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+		return 0, false
+	}
+	var n int32
+	for dec.More() {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return 0, false
+		}
+		n++
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim(']') {
+		return 0, false
+	}
+	return n, true
+}

@@ -3,6 +3,7 @@ package sqlfn
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -239,4 +240,24 @@ func UUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// HexLong returns hex(n) of an integral value (Spark's Hex of a LONG):
+// the upper-case hexadecimal digits of its 64-bit two's complement, without
+// leading zeros (hex(-1) is FFFFFFFFFFFFFFFF).
+func HexLong(n int64) string { return strings.ToUpper(strconv.FormatUint(uint64(n), 16)) }
+
+// Hex returns hex(b) of a STRING (its UTF-8 bytes) or BINARY: two
+// upper-case hexadecimal digits per byte.
+func Hex[B string | []byte](b B) string { return strings.ToUpper(hex.EncodeToString([]byte(b))) }
+
+// Unhex returns unhex(s): the bytes of the hexadecimal digits s (either
+// case; an odd count reads as if it had a leading 0, as Spark's Unhex);
+// false (NULL) when s holds a character that is not a hex digit.
+func Unhex(s string) ([]byte, bool) {
+	if len(s)%2 == 1 {
+		s = "0" + s
+	}
+	b, err := hex.DecodeString(s)
+	return b, err == nil
 }

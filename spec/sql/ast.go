@@ -270,11 +270,14 @@ type callExpr struct {
 	// argNames are the names given to struct's arguments with AS
 	// (struct(a AS x, b)), "" where none is given; nil when none is.
 	argNames []string
-	star     bool // f(*)
-	distinct bool
-	filter   astExpr
-	over     *windowSpec
-	end      int
+	// withinGroup marks percentile_cont(p) WITHIN GROUP (ORDER BY x),
+	// whose args the parser makes (x, p).
+	withinGroup bool
+	star        bool // f(*)
+	distinct    bool
+	filter      astExpr
+	over        *windowSpec
+	end         int
 }
 
 // windowSpec is an OVER clause.

@@ -406,6 +406,20 @@ func implicitArg(t types.Type, r ArgRule) (types.Type, bool) {
 		if t.IsNumeric() {
 			return types.DoubleType, true
 		}
+	case ArgPercentages:
+		switch {
+		case t.IsNumeric():
+			return types.DoubleType, true
+		case k == types.ArrayKind && t.Elem.IsNumeric():
+			return types.ArrayOf(types.DoubleType, false), true
+		}
+	case ArgLongStringOrBinary:
+		switch {
+		case t.IsIntegral() || void:
+			return types.LongType, true
+		case k == types.StringKind || k == types.BinaryKind:
+			return t, true
+		}
 	default:
 		return t, true
 	}

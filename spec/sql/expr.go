@@ -809,6 +809,11 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return bad
 	}
 	agg := fn.Kind == AggregateFunc
+	if (fn.Name == "percentile_cont" || fn.Name == "percentile_disc") && !e.withinGroup {
+		c.errorf(e.name.pos, e.end, "INVALID_WITHIN_GROUP_EXPRESSION", fmt.Sprintf("write %s(p) WITHIN GROUP (ORDER BY x)", fn.Name),
+			"%s needs WITHIN GROUP (ORDER BY ...)", fn.Name)
+		return bad
+	}
 	switch {
 	case agg && ctx.inAgg:
 		c.errorf(e.name.pos, e.end, "NESTED_AGGREGATE_FUNCTION", "compute the inner aggregate in a subquery",
@@ -940,6 +945,14 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 				return argErr(i, "must be %s, not %s", rule, at)
 			}
 		}
+		if rule == ArgPercentages {
+			p, ok := percentages(a)
+			if !ok {
+				return argErr(i, "must be a constant number or an ARRAY of constant numbers between 0.0 and 1.0")
+			}
+			out[i] = p
+			continue
+		}
 		switch rule {
 		case ArgIntConst, ArgStringConst, ArgBooleanConst, ArgDoubleConst:
 			l, isLit := a.(*Literal)
@@ -1053,6 +1066,13 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 	switch fn.Result {
 	case ResArg0:
 		return arg0(), true
+	case ResArg2:
+		return args[2].ResultType(), true
+	case ResArg0OrArray:
+		if len(args) > 1 && args[1].ResultType().Kind == types.ArrayKind {
+			return types.ArrayOf(arg0(), false), true
+		}
+		return arg0(), true
 	case ResCommon:
 		for i, a := range args {
 			if r := fn.ArgRuleAt(i); r == ArgCommon || r == ArgNumericCommon {
@@ -1144,4 +1164,37 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 		}
 	}
 	return fn.Type, true
+}
+
+// percentages returns the percentage argument a of percentile_approx as a
+// DOUBLE literal, or an array(...) call of DOUBLE literals, when it is a
+// constant number or an array of them, each between 0 and 1 (Spark's
+// checkInputDataTypes for percentages).
+func percentages(a Expr) (Expr, bool) {
+	one := func(e Expr) (*Literal, bool) {
+		l, isLit := e.(*Literal)
+		if !isLit || l.Value == nil {
+			return nil, false
+		}
+		f, isNum := floatValue(l)
+		if !isNum || f < 0 || f > 1 {
+			return nil, false
+		}
+		return &Literal{Value: f, Type: types.DoubleType}, true
+	}
+	if c, isCall := a.(*Call); isCall && c.Func == "array" && len(c.Args) > 0 {
+		ps := make([]Expr, len(c.Args))
+		for i, x := range c.Args {
+			if cast, isCast := x.(*Cast); isCast {
+				x = cast.X
+			}
+			l, ok := one(x)
+			if !ok {
+				return nil, false
+			}
+			ps[i] = l
+		}
+		return &Call{Func: "array", Args: ps, Type: types.ArrayOf(types.DoubleType, false), Pos: c.Pos}, true
+	}
+	return one(a)
 }

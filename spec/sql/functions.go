@@ -91,6 +91,12 @@ const (
 	// ArgLambda is a lambda function (x -> ...); the higher-order function
 	// binds its parameters, checked by the rules of lambda.go.
 	ArgLambda
+	// ArgLongStringOrBinary casts integral types to BIGINT and accepts
+	// STRING and BINARY unchanged (hex's TypeCollection(LongType, BinaryType, StringType)).
+	ArgLongStringOrBinary
+	// ArgPercentages is a constant number, as a DOUBLE, or an ARRAY of
+	// constant numbers, as an ARRAY<DOUBLE> (percentile_approx's percentages).
+	ArgPercentages
 )
 
 var argRuleNames = [...]string{
@@ -102,7 +108,8 @@ var argRuleNames = [...]string{
 	ArgStringOrStringArray: "STRING or ARRAY<STRING>", ArgIntConst: "INT constant",
 	ArgStringConst: "STRING constant", ArgBooleanConst: "BOOLEAN constant",
 	ArgLong: "BIGINT", ArgNumericCommon: "numeric (common type)", ArgDoubleConst: "DOUBLE constant",
-	ArgLambda: "lambda function",
+	ArgLambda: "lambda function", ArgLongStringOrBinary: "BIGINT, STRING or BINARY",
+	ArgPercentages: "DOUBLE constant or ARRAY of them",
 }
 
 // String names the rule as the docs and error messages do, e.g. "STRING".
@@ -152,6 +159,12 @@ const (
 	// ResCollection is set by the collection function's rule in
 	// collections.go (element, key and value types of its arguments).
 	ResCollection
+	// ResArg2 is the (coerced) type of the third argument (timestampadd).
+	ResArg2
+	// ResArg0OrArray is the type of the first argument, or an ARRAY of it
+	// (without NULL elements) when the second argument is an ARRAY
+	// (percentile_approx with several percentages).
+	ResArg0OrArray
 )
 
 // NullRule says when a function's result may be NULL.
@@ -352,8 +365,14 @@ var functionTable = []*Function{
 		Doc: "sample covariance of the pairs where both are not NULL"},
 	{Name: "approx_count_distinct", Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
 		Doc: "estimated number of distinct non-NULL values (HyperLogLog++ with Spark's hash and 512 registers, relative error 5%; exact below about 400 values)"},
-	{Name: "percentile_approx", Aliases: []string{"approx_percentile"}, Kind: AggregateFunc, Args: args(ArgNumeric, ArgDoubleConst, ArgIntConst), MinArgs: 2, Result: ResArg0, Nulls: NullAlways,
-		Doc: "the smallest value v of the group such that at least the given fraction of the non-NULL values are <= v (computed exactly)"},
+	{Name: "percentile_approx", Aliases: []string{"approx_percentile"}, Kind: AggregateFunc, Args: args(ArgNumeric, ArgPercentages, ArgIntConst), MinArgs: 2, Result: ResArg0OrArray, Nulls: NullAlways,
+		Doc: "the smallest value v of the group such that at least the given fraction of the non-NULL values are <= v (computed exactly); with an ARRAY of fractions, the ARRAY of those values"},
+	{Name: "percentile_cont", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "percentile_cont(p) WITHIN GROUP (ORDER BY x): percentile(x, p), interpolated between the two nearest ranks"},
+	{Name: "percentile_disc", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
+		Doc: "percentile_disc(p) WITHIN GROUP (ORDER BY x): the value at rank ceil(p * n) of the n sorted non-NULL values (the first for p = 0), as a DOUBLE"},
+	{Name: "mode", Kind: AggregateFunc, Args: args(ArgOrderable), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
+		Doc: "the most frequent non-NULL value; among equally frequent ones the smallest (Spark 4's deterministic mode; Spark 3 picks any of them)"},
 	{Name: "percentile", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
 		Doc: "the exact percentile of the non-NULL values, interpolated linearly between the two nearest ranks"},
 	{Name: "grouping", Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.ByteType, Nulls: NullNever,
@@ -445,6 +464,10 @@ var functionTable = []*Function{
 		Doc: "number of matches of the regular expression"},
 	{Name: "format_string", Aliases: []string{"printf"}, Args: args(ArgString, ArgAny), Variadic: true, MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullIfArg0,
 		Doc: "the arguments formatted with a java.util.Formatter pattern (%s, %d, %.2f, %5s, %2$s, ...); a NULL argument prints as null"},
+	{Name: "hex", Impl: withKind(strict("Hex"), types.LongKind, "HexLong"), Args: args(ArgLongStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.StringType,
+		Doc: "upper-case hexadecimal digits of an integer (its 64-bit two's complement), or of the bytes of a string or binary"},
+	{Name: "unhex", Impl: nullOnFail("Unhex"), Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.BinaryType, Nulls: NullAlways,
+		Doc: "the bytes of a string of hexadecimal digits (an odd count reads as with a leading 0); NULL when it holds another character"},
 	{Name: "md5", Impl: strict("Md5"), Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the MD5 digest of the bytes, as 32 hex digits"},
 	{Name: "sha1", Aliases: []string{"sha"}, Impl: strict("Sha1"), Args: args(ArgStringOrBinary), MinArgs: 1, Result: ResFixed, Type: types.StringType,
@@ -507,6 +530,10 @@ var functionTable = []*Function{
 		Doc: "the wall-clock time in the zone of the instant, as a timestamp read in UTC"},
 	{Name: "to_utc_timestamp", Impl: fallible("ToUTCTimestamp"), Args: args(ArgTimestamp, ArgString), MinArgs: 2, Result: ResFixed, Type: types.TimestampType,
 		Doc: "the instant of the timestamp's UTC wall-clock time read in the zone"},
+	{Name: "timestampdiff", Aliases: []string{"timestamp_diff"}, Impl: withKind(fallible("TimestampDiff"), types.TimestampNTZKind, "TimestampDiffNTZ"), Args: args(ArgStringConst, ArgTimestamp, ArgTimestamp), MinArgs: 3, Result: ResFixed, Type: types.LongType,
+		Doc: "timestampdiff(unit, start, end), also datediff(unit, start, end): whole units (MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR) from start to end, counted on their wall-clock times in the session time zone"},
+	{Name: "timestampadd", Impl: withKind(fallible("TimestampAdd"), types.TimestampNTZKind, "TimestampAddNTZ"), Args: args(ArgStringConst, ArgLong, ArgTimestamp), MinArgs: 3, Result: ResArg2,
+		Doc: "timestampadd(unit, n, ts), also dateadd(unit, n, ts): ts plus n units; MICROSECOND to HOUR move the instant, DAY (DAYOFYEAR), WEEK, MONTH, QUARTER and YEAR its wall-clock date in the session time zone (clamped to a shorter month's last day); overflow is an error"},
 	{Name: "unix_date", Impl: strict("UnixDate"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "days since 1970-01-01"},
 	{Name: "date_from_unix_date", Impl: strict("DateFromUnixDate"), Args: args(ArgInt), MinArgs: 1, Result: ResFixed, Type: types.DateType, Doc: "the date n days after 1970-01-01"},
 	{Name: "window", Args: args(ArgTimestamp, ArgStringConst, ArgStringConst, ArgStringConst), MinArgs: 2, Result: ResFixed, Type: windowType,
@@ -564,6 +591,8 @@ var functionTable = []*Function{
 		Doc: "a struct of the value arguments, named by the constant name arguments before them"},
 	{Name: "size", Aliases: []string{"cardinality"}, Args: args(ArgArrayOrMap), MinArgs: 1, Result: ResFixed, Type: types.IntType,
 		Doc: "number of elements of an array or entries of a map"},
+	{Name: "array_size", Args: args(ArgArray), MinArgs: 1, Result: ResFixed, Type: types.IntType,
+		Doc: "number of elements of an array"},
 	{Name: "element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
 		Doc: "the element at a 1-based index (negative: from the end) of an array, or the value of a map key (NULL when absent)"},
 	{Name: "try_element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
@@ -601,6 +630,8 @@ var functionTable = []*Function{
 	// JSON strings (Spark's jsonExpressions.scala).
 	{Name: "get_json_object", Impl: nullOnFail("GetJSONObject"), Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType, Nulls: NullAlways,
 		Doc: "the value at a JSON path ($.a.b[0], $['a'], [*]) of a JSON string: strings unquoted, other values as JSON; NULL when invalid or absent"},
+	{Name: "json_array_length", Impl: nullOnFail("JSONArrayLength"), Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.IntType, Nulls: NullAlways,
+		Doc: "number of elements of the outermost JSON array; NULL for malformed JSON or another JSON value"},
 	{Name: "from_json", Args: args(ArgString, ArgStringConst), MinArgs: 2, Result: ResCollection, Nulls: NullAlways,
 		Doc: "the JSON string parsed as the type of a DDL schema ('a INT, b STRING' or ARRAY<...>, MAP<...>); fields that do not parse are NULL, malformed JSON gives a struct of NULLs"},
 	{Name: "to_json", Args: args(ArgAny), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,

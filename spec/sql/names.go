@@ -163,6 +163,15 @@ func writeSQLIn(b *strings.Builder, e astExpr, lambda []string) {
 		writeSQL(b, e.x)
 		b.WriteString(" AS " + e.to.String() + ")")
 	case *callExpr:
+		if e.withinGroup {
+			// Spark's name: percentile_cont(p) WITHIN GROUP (ORDER BY x).
+			b.WriteString(e.name.name + "(")
+			writeSQL(b, e.args[1])
+			b.WriteString(") WITHIN GROUP (ORDER BY ")
+			writeSQL(b, e.args[0])
+			b.WriteByte(')')
+			break
+		}
 		b.WriteString(e.name.name)
 		b.WriteByte('(')
 		if e.distinct {

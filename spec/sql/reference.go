@@ -97,6 +97,8 @@ func signature(f *Function) string {
 
 var resultTexts = map[ResultRule]string{
 	ResArg0:          "type of argument 1",
+	ResArg2:          "type of argument 3",
+	ResArg0OrArray:   "type of argument 1, or an ARRAY of it",
 	ResCommon:        "common type of the arguments",
 	ResSum:           "BIGINT for integers, DOUBLE for floats, DECIMAL(p+10, s) for DECIMAL(p, s)",
 	ResAvg:           "DOUBLE, or DECIMAL(p+4, s+4) for DECIMAL(p, s)",
