@@ -74,11 +74,18 @@ var retailPartsOnce = sync.OnceValues(func() ([]retailPart, error) {
 
 func retailParts(t testing.TB) []retailPart {
 	t.Helper()
-	parts, err := retailPartsOnce()
+	return mustOnce(t, retailPartsOnce)
+}
+
+// mustOnce returns the value of f (a sync.OnceValues) or fails t with
+// its error.
+func mustOnce[T any](t testing.TB, f func() (T, error)) T {
+	t.Helper()
+	v, err := f()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return parts
+	return v
 }
 
 // land writes parts into dir/landing.

@@ -72,11 +72,7 @@ var statefulFilesOnce = sync.OnceValues(func() ([]retailPart, error) {
 
 func statefulFiles(t testing.TB) []retailPart {
 	t.Helper()
-	files, err := statefulFilesOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return mustOnce(t, statefulFilesOnce)
 }
 
 // statefulUpdate is one update of a split: how many more files land
