@@ -61,6 +61,10 @@ func (g *generator) decoderFunc(s *spec.Source) jen.Code {
 	if lay.metadata != nil {
 		body = append(body, jen.Id("meta").Op(":=").Add(g.metadataLit(lay.metadata)))
 	}
+	finishParquet := []jen.Code{}
+	if lay.rescued != nil {
+		finishParquet = append(finishParquet, jen.Id("r").Dot(lay.rescued.name).Op("=").Id("rescued"))
+	}
 	finish := func(extra ...jen.Code) []jen.Code {
 		var out []jen.Code
 		out = append(out, extra...)
@@ -76,8 +80,8 @@ func (g *generator) decoderFunc(s *spec.Source) jen.Code {
 
 	if s.Files.Format == spec.FormatParquet {
 		body = append(body, jen.Return(jen.Qual(pkgRuntime, "DecodeParquet").Call(
-			jen.Id("f"), jen.Id("in"), jen.Id("codec"+s.GoName),
-			jen.Func().Params(jen.Id("r").Op("*").Id(row.name)).Block(finish()...),
+			jen.Id("f"), jen.Id("in"), jen.Id("opts"), jen.Id("codec"+s.GoName),
+			jen.Func().Params(jen.Id("r").Op("*").Id(row.name), jen.Id("rescued").Qual(pkgTypes, "Null").Types(jen.String())).Block(finish(finishParquet...)...),
 			jen.Id("emit"),
 		)))
 		return jen.Comment(doc).Line().Func().Id(name).Params(params).Params(results).Block(body...)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -47,8 +48,16 @@ func DecimalValue(v parquet.Value) types.Decimal {
 // DecodeParquet decodes a Parquet file of a file source: rows are read in
 // the canonical layout of codec.Schema (columns matched by name, types
 // converted, missing columns NULL; see parquetio.Open), assembled into T,
-// completed by finish (the _metadata column) and handed to emit in chunks.
-func DecodeParquet[T any](f source.FileInfo, in io.Reader, codec RowCodec[T], finish func(r *T), emit func([]T) error) (source.Stats, error) {
+// completed by finish (the _metadata column, and the rescued-data value)
+// and handed to emit in chunks.
+//
+// A value that does not fit its column (an integer or decimal out of
+// range) is, under opts.OnMalformed Rescue, NULL and kept in the row's
+// rescued-data value as {"column":value,"_file_path":"..."} (Databricks
+// Auto Loader's form, as for JSON and CSV), and counted in Stats.Rescued;
+// under Fail the update fails with an error naming the file, the 1-based
+// row and the column.
+func DecodeParquet[T any](f source.FileInfo, in io.Reader, opts source.Options, codec RowCodec[T], finish func(r *T, rescued types.Null[string]), emit func([]T) error) (source.Stats, error) {
 	var stats source.Stats
 	ra, ok := in.(io.ReaderAt)
 	if !ok {
@@ -59,6 +68,7 @@ func DecodeParquet[T any](f source.FileInfo, in io.Reader, codec RowCodec[T], fi
 		return stats, err
 	}
 	defer r.Close()
+	r.SetRescue(opts.OnMalformed == source.Rescue)
 	var arena Arena
 	buf := make([]parquet.Row, 1024)
 	for {
@@ -69,7 +79,12 @@ func DecodeParquet[T any](f source.FileInfo, in io.Reader, codec RowCodec[T], fi
 				if aerr := codec.Assemble(row, &rows[i], &arena); aerr != nil {
 					return stats, fmt.Errorf("read %s: %w", f.LocalPath, aerr)
 				}
-				finish(&rows[i])
+				var rescued types.Null[string]
+				if rv := r.RescuedValues(i); len(rv) > 0 {
+					rescued = types.Some(rescuedJSON(rv, f.Path))
+					stats.Rescued++
+				}
+				finish(&rows[i], rescued)
 			}
 			stats.Rows += int64(n)
 			if eerr := emit(rows); eerr != nil {
@@ -80,7 +95,23 @@ func DecodeParquet[T any](f source.FileInfo, in io.Reader, codec RowCodec[T], fi
 			return stats, nil
 		}
 		if err != nil {
-			return stats, fmt.Errorf("read %s: %w", f.LocalPath, err)
+			return stats, err // it names the file
 		}
 	}
+}
+
+// rescuedJSON renders rescued Parquet values as a rescued-data value.
+func rescuedJSON(rv []parquetio.RescuedValue, path string) string {
+	b := []byte{'{'}
+	for _, v := range rv {
+		k, _ := json.Marshal(v.Column)
+		b = append(b, k...)
+		b = append(b, ':')
+		b = append(b, v.JSON...)
+		b = append(b, ',')
+	}
+	p, _ := json.Marshal(path)
+	b = append(b, `"_file_path":`...)
+	b = append(b, p...)
+	return string(append(b, '}'))
 }

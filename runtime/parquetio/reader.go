@@ -1,6 +1,7 @@
 package parquetio
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +50,12 @@ type Reader struct {
 	asm     assembler
 	buf     []parquet.Row
 
+	// rescue turns values that do not fit into NULLs recorded in rescued,
+	// per row of the last ReadRows; done counts the rows returned before.
+	rescue  bool
+	rescued [][]RescuedValue
+	done    int64
+
 	// generic path
 	root    *rnode
 	consts  []any // per wanted column: partition value (or nil)
@@ -76,6 +83,23 @@ type colPlan struct {
 	// ready to be levelled: nil means NULL).
 	constant *parquet.Value
 	def      int // definition level of a non-NULL constant
+	// name is the file's name of the column, for errors and rescued data.
+	name string
+	// rescuable: a value that does not fit may become NULL (a nullable
+	// column of a primitive type).
+	rescuable bool
+	// raw renders leaf k's file value as JSON, for rescued data.
+	raw []func(parquet.Value) string
+}
+
+// RescuedValue is a file value that does not fit its wanted column (an
+// integer or decimal out of the column type's range), read as NULL when
+// rescue is on (see SetRescue).
+type RescuedValue struct {
+	// Column is the column's name in the file.
+	Column string
+	// JSON is the value as a JSON value (a number or a string).
+	JSON string
 }
 
 // Open prepares to read the Parquet file f of size bytes as rows of want.
@@ -202,6 +226,9 @@ func (r *Reader) plan(partitionValues map[string]string) error {
 			continue
 		}
 		cp.src = fn.first
+		cp.name = fileCols[j].Name()
+		cp.rescuable = f.Nullable && !f.Type.IsNested()
+		cp.raw = make([]func(parquet.Value) string, cn.numLeaves)
 		cp.conv = make([]func(parquet.Value) (parquet.Value, error), cn.numLeaves)
 		leaves := l.leaves[cn.firstLeaf : cn.firstLeaf+cn.numLeaves]
 		for k, leaf := range leaves {
@@ -215,6 +242,7 @@ func (r *Reader) plan(partitionValues map[string]string) error {
 			}
 			fast = false
 			t := leaf.Type
+			cp.raw[k] = func(v parquet.Value) string { return rawJSON(s, v) }
 			cp.conv[k] = func(v parquet.Value) (parquet.Value, error) {
 				x, err := s.decode(v)
 				if err != nil {
@@ -530,6 +558,9 @@ func (r *Reader) ReadRows(rows []parquet.Row) (n int, err error) {
 		}
 		var m int
 		var err error
+		for i := range r.rescued {
+			r.rescued[i] = r.rescued[i][:0]
+		}
 		if r.mode == modeFast {
 			m, err = r.rows.ReadRows(rows)
 		} else {
@@ -541,16 +572,17 @@ func (r *Reader) ReadRows(rows []parquet.Row) (n int, err error) {
 			for i := 0; i < m; i++ {
 				var cerr error
 				if r.mode == modeColumns {
-					rows[i], cerr = r.columns(rows[i][:0], r.buf[i])
+					rows[i], cerr = r.columns(rows[i][:0], r.buf[i], i)
 				} else {
 					rows[i], cerr = r.generic(rows[i][:0], r.buf[i])
 				}
 				if cerr != nil {
-					return 0, fmt.Errorf("read %s: %w", r.name, cerr)
+					return 0, fmt.Errorf("read %s: row %d: %w", r.name, r.done+int64(i)+1, cerr)
 				}
 			}
 		}
 		n = m
+		r.done += int64(m)
 		if errors.Is(err, io.EOF) {
 			r.rows.Close()
 			r.rows = nil
@@ -561,7 +593,46 @@ func (r *Reader) ReadRows(rows []parquet.Row) (n int, err error) {
 	return n, nil
 }
 
-func (r *Reader) columns(out, in parquet.Row) (parquet.Row, error) {
+// SetRescue turns on rescue: a value that does not fit its nullable
+// column of a primitive type (an integer or decimal out of the type's
+// range) is read as NULL and reported by RescuedValues, as Databricks Auto
+// Loader rescues such values; without it (and in other columns) it is an
+// error naming the file, the 1-based row and the column.
+func (r *Reader) SetRescue(on bool) { r.rescue = on }
+
+// RescuedValues returns the values rescued from row i of the last ReadRows
+// (nil when none); valid until the next ReadRows.
+func (r *Reader) RescuedValues(i int) []RescuedValue {
+	if i < len(r.rescued) {
+		return r.rescued[i]
+	}
+	return nil
+}
+
+// rawJSON renders a file value as JSON for rescued data.
+func rawJSON(s leafSource, v parquet.Value) string {
+	x, err := s.decode(v)
+	if err != nil {
+		return "null"
+	}
+	switch x := x.(type) {
+	case decValue:
+		return x.d.Format(x.scale)
+	case string:
+		b, _ := json.Marshal(x)
+		return string(b)
+	case []byte:
+		b, _ := json.Marshal(x)
+		return string(b)
+	case types.Date:
+		return `"` + x.String() + `"`
+	case types.Timestamp:
+		return `"` + x.String() + `"`
+	}
+	return fmt.Sprint(x)
+}
+
+func (r *Reader) columns(out, in parquet.Row, row int) (parquet.Row, error) {
 	if err := r.asm.reset(in, r.numFile); err != nil {
 		return out, err
 	}
@@ -590,8 +661,16 @@ func (r *Reader) columns(out, in parquet.Row) (parquet.Row, error) {
 						continue
 					}
 					cv, err := conv(*v)
+					if err != nil && r.rescue && cp.rescuable {
+						for len(r.rescued) <= row {
+							r.rescued = append(r.rescued, nil)
+						}
+						r.rescued[row] = append(r.rescued[row], RescuedValue{Column: cp.name, JSON: cp.raw[k](*v)})
+						*v = parquet.NullValue().Level(v.RepetitionLevel(), 0, idx)
+						continue
+					}
 					if err != nil {
-						return out, fmt.Errorf("column %d: %w", idx, err)
+						return out, fmt.Errorf("column %q: %w", cp.name, err)
 					}
 					*v = cv.Level(v.RepetitionLevel(), v.DefinitionLevel(), idx)
 				}
