@@ -32,7 +32,7 @@ var sampleArgs = map[sql.ArgRule]string{
 	sql.ArgOrderable: "i", sql.ArgArray: "arr", sql.ArgArrayOrMap: "arr", sql.ArgElement: "1",
 	sql.ArgIndexOrKey: "1", sql.ArgStringOrStringArray: "s", sql.ArgIntConst: "1",
 	sql.ArgStringConst: "'a'", sql.ArgBooleanConst: "true", sql.ArgNumericCommon: "i",
-	sql.ArgDoubleConst: "0.5", sql.ArgLongStringOrBinary: "l", sql.ArgPercentages: "0.5",
+	sql.ArgDoubleConst: "0.5", sql.ArgLongStringOrBinary: "l", sql.ArgPercentages: "0.5", sql.ArgTimestampNTZ: "ts",
 }
 
 // specialCalls are calls whose constant arguments must be meaningful, and
@@ -95,6 +95,7 @@ var specialCalls = map[string][]string{
 	"hex":                   {"hex(l)", "hex(s)", "hex(bin)"},
 	"timestampdiff":         {"timestampdiff(HOUR, ts, ts)", "datediff(MONTH, dt, CAST(ts AS TIMESTAMP_NTZ))"},
 	"timestampadd":          {"timestampadd(MONTH, i, ts)", "dateadd(WEEK, l, CAST(ts AS TIMESTAMP_NTZ))"},
+	"convert_timezone":      {"convert_timezone('UTC', ts)", "convert_timezone('UTC', 'Asia/Tokyo', CAST(s AS TIMESTAMP_NTZ))"},
 	"mode":                  {"mode(s)", "mode(d)", "mode(dt)"},
 	"percentile_approx":     {"percentile_approx(d, 0.5)", "percentile_approx(i, 0.25, 100)", "percentile_approx(l, array(0.25, 0.5, 1))"},
 	"percentile_cont":       {"percentile_cont(0.25) WITHIN GROUP (ORDER BY d)"},

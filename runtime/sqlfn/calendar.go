@@ -302,3 +302,20 @@ func ParseTimestampIn(s string, loc *time.Location) (types.Timestamp, bool) {
 	}
 	return types.Timestamp(fromLocal(local, loc)), true
 }
+
+// CurrentTimeZone returns current_timezone(): the session time zone's ID.
+func CurrentTimeZone() string { return SessionTimeZone().String() }
+
+// ConvertTimezone returns convert_timezone(from, to, ts) of a
+// TIMESTAMP_NTZ: the wall-clock time ts in zone from, as the wall-clock
+// time of the same instant in zone to (Spark's ConvertTimezone; a
+// wall-clock time in a gap or overlap of from resolves as java.time does).
+// False for an unknown zone.
+func ConvertTimezone(from, to string, ts types.Timestamp) (types.Timestamp, bool) {
+	src, ok1 := zoneByID(from)
+	dst, ok2 := zoneByID(to)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return types.Timestamp(toLocal(fromLocal(int64(ts), src), dst)), true
+}

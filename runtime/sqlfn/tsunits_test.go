@@ -131,3 +131,19 @@ func TestModeAndPercentileDisc(t *testing.T) {
 		t.Errorf("mode of no values is not NULL")
 	}
 }
+
+// TestConvertTimezone checks the Databricks reference's examples.
+func TestConvertTimezone(t *testing.T) {
+	got, ok := ConvertTimezone("Europe/Brussels", "America/Los_Angeles", ts(t, 2021, 12, 6, 0, 0, 0, 0))
+	if want := ts(t, 2021, 12, 5, 15, 0, 0, 0); !ok || got != want {
+		t.Errorf("convert_timezone(Brussels, Los Angeles) = %s, %v; want %s", got, ok, want)
+	}
+	withZone(t, "America/Los_Angeles")
+	got, ok = ConvertTimezone(CurrentTimeZone(), "Europe/Brussels", ts(t, 2021, 12, 5, 15, 0, 0, 0))
+	if want := ts(t, 2021, 12, 6, 0, 0, 0, 0); !ok || got != want {
+		t.Errorf("convert_timezone(session, Brussels) = %s, %v; want %s", got, ok, want)
+	}
+	if _, ok := ConvertTimezone("Mars/Olympus", "UTC", 0); ok {
+		t.Errorf("an unknown zone converted")
+	}
+}

@@ -284,6 +284,7 @@ func TestCheckExprTypes(t *testing.T) {
 		{"datediff(dt, dt)", "INT", "datediff(dt#12, dt#12)"},
 		{"timestampadd(QUARTER, i, ntz)", "TIMESTAMP_NTZ", "timestampadd(\"QUARTER\", CAST(i#2 AS BIGINT), ntz#14)"},
 		{"dateadd(DAYOFYEAR, 1, dt)", "TIMESTAMP", "timestampadd(\"DAYOFYEAR\", CAST(1 AS BIGINT), CAST(dt#12 AS TIMESTAMP))"},
+		{"convert_timezone('Europe/Brussels', ts)", "TIMESTAMP_NTZ", "convert_timezone(current_timezone(), \"Europe/Brussels\", CAST(ts#13 AS TIMESTAMP_NTZ))"},
 		{"date_add(dt, 1)", "DATE", "date_add(dt#12, 1)"},
 		{"array(1, 2.5, NULL)", "ARRAY<DECIMAL(11,1)> NOT NULL", "array(CAST(1 AS DECIMAL(11,1)), CAST(2.5BD AS DECIMAL(11,1)), NULL:DECIMAL(11,1))"},
 		{"map('a', 1, 'b', l)", "MAP<STRING, BIGINT> NOT NULL", "map(\"a\", CAST(1 AS BIGINT), \"b\", l#3)"},

@@ -413,6 +413,10 @@ func implicitArg(t types.Type, r ArgRule) (types.Type, bool) {
 		case k == types.ArrayKind && t.Elem.IsNumeric():
 			return types.ArrayOf(types.DoubleType, false), true
 		}
+	case ArgTimestampNTZ:
+		if isDatetime(k) || k == types.StringKind || void {
+			return types.TimestampNTZType, true
+		}
 	case ArgLongStringOrBinary:
 		switch {
 		case t.IsIntegral() || void:

@@ -97,6 +97,9 @@ const (
 	// ArgPercentages is a constant number, as a DOUBLE, or an ARRAY of
 	// constant numbers, as an ARRAY<DOUBLE> (percentile_approx's percentages).
 	ArgPercentages
+	// ArgTimestampNTZ casts TIMESTAMP (to its wall-clock time in the
+	// session time zone), DATE, STRING and NULL to TIMESTAMP_NTZ.
+	ArgTimestampNTZ
 )
 
 var argRuleNames = [...]string{
@@ -109,7 +112,7 @@ var argRuleNames = [...]string{
 	ArgStringConst: "STRING constant", ArgBooleanConst: "BOOLEAN constant",
 	ArgLong: "BIGINT", ArgNumericCommon: "numeric (common type)", ArgDoubleConst: "DOUBLE constant",
 	ArgLambda: "lambda function", ArgLongStringOrBinary: "BIGINT, STRING or BINARY",
-	ArgPercentages: "DOUBLE constant or ARRAY of them",
+	ArgPercentages: "DOUBLE constant or ARRAY of them", ArgTimestampNTZ: "TIMESTAMP_NTZ",
 }
 
 // String names the rule as the docs and error messages do, e.g. "STRING".
@@ -534,6 +537,10 @@ var functionTable = []*Function{
 		Doc: "timestampdiff(unit, start, end), also datediff(unit, start, end): whole units (MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR) from start to end, counted on their wall-clock times in the session time zone"},
 	{Name: "timestampadd", Impl: withKind(fallible("TimestampAdd"), types.TimestampNTZKind, "TimestampAddNTZ"), Args: args(ArgStringConst, ArgLong, ArgTimestamp), MinArgs: 3, Result: ResArg2,
 		Doc: "timestampadd(unit, n, ts), also dateadd(unit, n, ts): ts plus n units; MICROSECOND to HOUR move the instant, DAY (DAYOFYEAR), WEEK, MONTH, QUARTER and YEAR its wall-clock date in the session time zone (clamped to a shorter month's last day); overflow is an error"},
+	{Name: "convert_timezone", Impl: fallible("ConvertTimezone"), Args: args(ArgString, ArgString, ArgTimestampNTZ), MinArgs: 3, Result: ResFixed, Type: types.TimestampNTZType,
+		Doc: "convert_timezone([source zone,] target zone, ts): the wall-clock time ts in the source zone (default: the session's) read as the wall-clock time in the target zone; an unknown zone is an error"},
+	{Name: "current_timezone", Impl: strict("CurrentTimeZone"), Result: ResFixed, Type: types.StringType, Nulls: NullNever,
+		Doc: "the session time zone (session_time_zone), e.g. America/New_York"},
 	{Name: "unix_date", Impl: strict("UnixDate"), Args: args(ArgDate), MinArgs: 1, Result: ResFixed, Type: types.IntType, Doc: "days since 1970-01-01"},
 	{Name: "date_from_unix_date", Impl: strict("DateFromUnixDate"), Args: args(ArgInt), MinArgs: 1, Result: ResFixed, Type: types.DateType, Doc: "the date n days after 1970-01-01"},
 	{Name: "window", Args: args(ArgTimestamp, ArgStringConst, ArgStringConst, ArgStringConst), MinArgs: 2, Result: ResFixed, Type: windowType,

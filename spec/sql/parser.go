@@ -1483,6 +1483,10 @@ func (p *parser) parseCall(name ident) astExpr {
 		p.withinGroup(c)
 	}
 	p.unitArgument(c)
+	if strings.EqualFold(c.name.name, "convert_timezone") && len(c.args) == 2 {
+		// convert_timezone(target, ts) converts from the session time zone.
+		c.args = append([]astExpr{&callExpr{name: ident{name: "current_timezone", pos: c.name.pos, end: c.name.end}, end: c.name.end}}, c.args...)
+	}
 	if p.peek().is("FILTER") && p.peekAt(1).isOp("(") {
 		p.advance()
 		p.advance()
