@@ -75,6 +75,8 @@ func TestCheckSchemas(t *testing.T) {
 		{"SELECT i, sum(l) AS n FROM nums GROUP BY GROUPING SETS ((i), ())", "i INT, n BIGINT"},
 		{"SELECT str, i, grouping(str) AS gs, grouping_id() AS g, grouping_id(str, i) AS g2 FROM nums GROUP BY ROLLUP(str, i) HAVING grouping(i) = 0 ORDER BY grouping(str)",
 			"str STRING, i INT, gs TINYINT NOT NULL, g BIGINT NOT NULL, g2 BIGINT NOT NULL"},
+		{"SELECT i, e.v, p.pos, p.x FROM nums, LATERAL explode(arr) AS e(v), LATERAL posexplode(array(str)) p(pos, x)", "i INT NOT NULL, v INT, pos INT NOT NULL, x STRING"},
+		{"SELECT * FROM nums n, LATERAL explode(n.arr)", "b TINYINT NOT NULL, s SMALLINT NOT NULL, i INT NOT NULL, l BIGINT NOT NULL, f FLOAT NOT NULL, d DOUBLE NOT NULL, d52 DECIMAL(5,2) NOT NULL, d102 DECIMAL(10,2), d380 DECIMAL(38,0), d3818 DECIMAL(38,18), str STRING, bool BOOLEAN, dt DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, bin BINARY, iv INTERVAL DAY TO SECOND, arr ARRAY<INT>, m MAP<STRING, BIGINT>, st STRUCT<x: INT NOT NULL, y: STRING>, col INT"},
 		{"SELECT str, bool, sum(i) AS n FROM nums GROUP BY str, bool WITH CUBE", "str STRING, bool BOOLEAN, n BIGINT"},
 		{"SELECT i, sum(l) AS n FROM nums GROUP BY i", "i INT NOT NULL, n BIGINT"},
 		{"SELECT mode(str) AS m, percentile_approx(i, array(0.25, 0.5)) AS ps, percentile_approx(d, 0.5) AS p, percentile_cont(0.5) WITHIN GROUP (ORDER BY i), percentile_disc(0.25) WITHIN GROUP (ORDER BY d ASC) AS pd FROM nums",

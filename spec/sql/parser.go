@@ -463,7 +463,16 @@ func (p *parser) parseSelect() *selectStmt {
 		p.guard(isClauseStart, func() {
 			p.advance()
 			for {
-				s.from = append(s.from, p.parseJoinTree())
+				if p.peek().is("LATERAL") && p.lateralGenerator(1) {
+					// FROM t, LATERAL explode(t.xs) [AS] e[(x)]: Spark's
+					// generator in FROM, the same as LATERAL VIEW.
+					s.lateral = append(s.lateral, p.parseLateralGenerator())
+				} else {
+					if len(s.lateral) > 0 {
+						p.fail(p.peek(), "put the tables before the LATERAL generators: FROM a, b, LATERAL explode(a.xs) e")
+					}
+					s.from = append(s.from, p.parseJoinTree())
+				}
 				if !p.acceptOp(",") {
 					break
 				}
@@ -475,6 +484,14 @@ func (p *parser) parseSelect() *selectStmt {
 	}
 	if p.peek().is("LATERAL") {
 		p.guard(isClauseStart, func() { p.fail(p.peek(), "expected LATERAL VIEW") })
+	}
+	for _, kw := range []string{"PIVOT", "UNPIVOT"} {
+		if p.peek().is(kw) {
+			p.unsupportedClause(kw, map[string]string{
+				"PIVOT":   "aggregate one column per value instead: GROUP BY the other columns with sum(CASE WHEN k = 'v' THEN x END) AS v, ...",
+				"UNPIVOT": "UNION ALL one SELECT per column, or LATERAL VIEW explode(map('a', a, 'b', b)) t AS k, v",
+			}[kw])
+		}
 	}
 	if p.peek().is("WHERE") {
 		p.guard(isClauseStart, func() {
@@ -551,6 +568,59 @@ func (p *parser) parseWindowClause() {
 			w.pos = pos
 		}
 	}
+}
+
+// lateralGenerator reports whether the tokens n ahead are a call of a
+// generator function (LATERAL explode(...), not LATERAL (subquery)).
+func (p *parser) lateralGenerator(n int) bool {
+	t := p.peekAt(n)
+	if t.kind != tWord || !p.peekAt(n + 1).isOp("(") {
+		return false
+	}
+	f := LookupFunction(t.val)
+	return f != nil && f.Kind == GeneratorFunc
+}
+
+// parseLateralGenerator parses LATERAL generator(args) [[AS] table
+// [(column, ...)]] in a FROM list, as the lateral view it is in Spark
+// (without an alias the table is named after the generator).
+func (p *parser) parseLateralGenerator() *lateralView {
+	lv := &lateralView{pos: p.advance().pos}
+	name := p.ident("a generator function such as explode")
+	lv.call = p.parseCall(ident{name: strings.ToLower(name.name), pos: name.pos, end: name.end}).(*callExpr)
+	lv.end = lv.call.end
+	lv.table = ident{name: strings.ToLower(name.name), pos: name.pos, end: name.end}
+	if p.accept("AS") || canAlias(p.peek()) {
+		lv.table = p.ident("a table alias")
+		lv.end = lv.table.end
+		if p.peek().isOp("(") {
+			lv.columns = p.identList()
+			lv.end = p.toks[p.i-1].end
+		}
+	}
+	return lv
+}
+
+// unsupportedClause reports the clause starting with keyword kw (and its
+// parenthesized body) as not supported yet, with hint, and skips it.
+func (p *parser) unsupportedClause(kw, hint string) {
+	t := p.advance()
+	end := t.end
+	if p.peek().isOp("(") {
+		depth := 0
+		for p.peek().kind != tEOF {
+			x := p.advance()
+			end = x.end
+			if x.isOp("(") {
+				depth++
+			} else if x.isOp(")") {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+	}
+	p.errorAt(t.pos, end, "UNSUPPORTED_FEATURE", hint, "%s is not supported yet", kw)
 }
 
 // parseLateralView parses LATERAL VIEW [OUTER] generator(args) table
@@ -861,7 +931,10 @@ func (p *parser) parseJoinType() (JoinKind, bool, bool) {
 	}
 	p.expect("JOIN")
 	if p.peek().is("LATERAL") {
-		p.fail(p.peek(), "LATERAL joins are not supported")
+		if p.lateralGenerator(1) {
+			p.fail(p.peek(), "write the generator as FROM t, LATERAL explode(t.xs) e, or LATERAL VIEW explode(t.xs) e AS x")
+		}
+		p.fail(p.peek(), "LATERAL joins are not supported: JOIN a subquery without LATERAL, or use LATERAL VIEW for a generator")
 	}
 	return kind, natural, true
 }
@@ -886,7 +959,7 @@ func (p *parser) parseTablePrimary() fromItem {
 		v := p.parseValues()
 		item = &subqueryRef{pos: t.pos, query: &queryStmt{pos: t.pos, body: v}}
 	case t.is("LATERAL"):
-		p.fail(t, "LATERAL subqueries are not supported")
+		p.fail(t, "LATERAL subqueries are not supported: JOIN a subquery without LATERAL, or use LATERAL explode(...) for a generator")
 	case t.is("STREAM") && (p.peekAt(1).isOp("(") || canAlias(p.peekAt(1)) || p.peekAt(1).kind == tParam):
 		p.advance()
 		var ref *tableRef
@@ -904,6 +977,9 @@ func (p *parser) parseTablePrimary() fromItem {
 			p.fail(p.peek(), "table-valued functions are not supported")
 		}
 		item = ref
+	}
+	if p.peek().is("TABLESAMPLE") {
+		p.unsupportedClause("TABLESAMPLE", "filter a sample with WHERE rand() < 0.1")
 	}
 	if p.watermarkAhead() {
 		wm := p.parseWatermark()
