@@ -574,7 +574,7 @@ func (p *parser) parseWindowClause() {
 // generator function (LATERAL explode(...), not LATERAL (subquery)).
 func (p *parser) lateralGenerator(n int) bool {
 	t := p.peekAt(n)
-	if t.kind != tWord || !p.peekAt(n + 1).isOp("(") {
+	if t.kind != tWord || !p.peekAt(n+1).isOp("(") {
 		return false
 	}
 	f := LookupFunction(t.val)
