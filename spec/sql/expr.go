@@ -100,7 +100,12 @@ func (c *checker) expr(e astExpr, ctx *exprCtx) Expr {
 		c.errorf(s, e.arrowEnd(), "INVALID_LAMBDA_FUNCTION_CALL", "pass it to a function such as transform, filter or aggregate",
 			"a lambda function can only be an argument of a higher-order function")
 	case *subqueryExpr:
-		c.errorAt(e, "UNSUPPORTED_FEATURE", "use a JOIN", "subqueries in expressions are not supported yet")
+		if e.exists {
+			c.errorAt(e, "UNSUPPORTED_FEATURE", "use a LEFT SEMI JOIN on the correlated condition (NOT EXISTS: a LEFT ANTI JOIN)",
+				"EXISTS (subquery) is not supported yet")
+			break
+		}
+		c.errorAt(e, "UNSUPPORTED_FEATURE", "use a JOIN (a one-row aggregate can be CROSS JOINed)", "scalar subqueries are not supported yet")
 	case *badExpr:
 	}
 	return bad
