@@ -22,9 +22,12 @@ $(DUCKDB): runtime/delta/testdata/duckdb/package-lock.json
 	npm ci --prefix runtime/delta/testdata/duckdb --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The end-to-end tests of cmd/pipegen build and run dozens of programs: on a
+# loaded 2-core machine the package takes longer than go test's default
+# 10-minute limit.
 test: $(DUCKDB)
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 fmt:
 	gofmt -l -w $$(git ls-files '*.go')
