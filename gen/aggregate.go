@@ -296,9 +296,11 @@ func (pc *planCompiler) mergeParts(b *block, p *sql.Aggregate, global bool, stat
 		))
 		return
 	}
+	// The first table that exists is the base: a partial state saved
+	// by a refresh that saw no rows has none (a nil map).
 	pt, k := pc.fn.tmp("pt"), pc.fn.tmp("k")
-	b.add(jen.For(jen.List(jen.Id(i), jen.Id(pt)).Op(":=").Range().Id(parts).Dot("All").Call()).Block(
-		jen.If(jen.Id(i).Op("==").Lit(0)).Block(
+	b.add(jen.For(jen.List(jen.Id("_"), jen.Id(pt)).Op(":=").Range().Id(parts).Dot("All").Call()).Block(
+		jen.If(jen.Id(groups).Op("==").Nil()).Block(
 			jen.Id(groups).Op(",").Id(order).Op("=").Id(pt).Dot("groups").Op(",").Id(pt).Dot("order"),
 			jen.Continue(),
 		),
