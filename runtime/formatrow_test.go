@@ -45,3 +45,22 @@ func TestFormatRowNamesColumns(t *testing.T) {
 		t.Errorf("a struct whose fields do not match the schema: %s, want %s", got, want)
 	}
 }
+
+// TestFormatRowDecimals: DECIMAL columns show their value at the column's
+// scale, not the unscaled integer the row holds.
+func TestFormatRowDecimals(t *testing.T) {
+	type row struct {
+		Amount types.Null[types.Decimal]
+		Total  types.Decimal
+		Gone   types.Null[types.Decimal]
+	}
+	registerColumns(reflect.TypeFor[row](), types.Schema{
+		{Name: "amount", Type: types.DecimalOf(10, 2), Nullable: true},
+		{Name: "total", Type: types.DecimalOf(38, 4)},
+		{Name: "gone", Type: types.DecimalOf(5, 1), Nullable: true},
+	})
+	r := row{Amount: types.Null[types.Decimal]{V: types.DecimalFromInt64(12345), Valid: true}, Total: types.DecimalFromInt64(-2850000)}
+	if got, want := formatRow(&r), `{amount: 123.45, total: -285.0000, gone: NULL}`; got != want {
+		t.Errorf("formatRow = %s, want %s", got, want)
+	}
+}

@@ -315,10 +315,10 @@ func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Wri
 	return nil
 }
 
-// rowColumns maps a generated row struct type (reflect.Type) to the names
-// of its columns ([]string): the struct has one field per column, in
-// order (see RowCodec). Rows in messages show these names, which the user
-// wrote, rather than Go field names.
+// rowColumns maps a generated row struct type (reflect.Type) to its
+// columns ([]types.Field): the struct has one field per column, in order
+// (see RowCodec). Rows in messages show these names, which the user wrote,
+// rather than Go field names, and DECIMAL values at their scale.
 var rowColumns sync.Map
 
 // columnNamer is a relation whose row struct's column names can be
@@ -340,7 +340,7 @@ func registerColumns(t reflect.Type, s []types.Field) {
 	if t.Kind() != reflect.Struct || t.NumField() != len(s) {
 		return
 	}
-	if _, loaded := rowColumns.LoadOrStore(t, fieldNames(s)); loaded {
+	if _, loaded := rowColumns.LoadOrStore(t, s); loaded {
 		return
 	}
 	for i, f := range s {
@@ -362,14 +362,6 @@ func registerNested(gt reflect.Type, st types.Type) {
 			registerNested(gt.Elem(), *st.Elem)
 		}
 	}
-}
-
-func fieldNames(s []types.Field) []string {
-	names := make([]string, len(s))
-	for i, f := range s {
-		names[i] = f.Name
-	}
-	return names
 }
 
 // formatRow renders a generated row struct for error messages:
@@ -404,19 +396,23 @@ func writeValue(b *strings.Builder, v reflect.Value) {
 			b.WriteString(s.String())
 			return
 		}
-		names, _ := rowColumns.Load(t)
-		cols, _ := names.([]string)
+		fields, _ := rowColumns.Load(t)
+		cols, _ := fields.([]types.Field)
 		b.WriteByte('{')
 		for i := 0; i < t.NumField(); i++ {
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			if i < len(cols) {
-				b.WriteString(cols[i])
+				b.WriteString(cols[i].Name)
 			} else {
 				b.WriteString(t.Field(i).Name)
 			}
 			b.WriteString(": ")
+			if i < len(cols) && cols[i].Type.Kind == types.DecimalKind {
+				writeDecimal(b, v.Field(i), cols[i].Type.Scale)
+				continue
+			}
 			writeValue(b, v.Field(i))
 		}
 		b.WriteByte('}')
@@ -444,6 +440,23 @@ func writeValue(b *strings.Builder, v reflect.Value) {
 			fmt.Fprint(b, v.Interface())
 		}
 	}
+}
+
+// writeDecimal writes a DECIMAL column's value (a types.Decimal, the
+// unscaled value, or a types.Null of one) at the column's scale.
+func writeDecimal(b *strings.Builder, v reflect.Value, scale int) {
+	if v.Kind() == reflect.Struct && v.Type().NumField() == 2 && v.Type().Field(1).Name == "Valid" {
+		if !v.Field(1).Bool() {
+			b.WriteString("NULL")
+			return
+		}
+		v = v.Field(0)
+	}
+	if d, ok := v.Interface().(types.Decimal); ok {
+		b.WriteString(d.Format(scale))
+		return
+	}
+	writeValue(b, v)
 }
 
 // digest returns a short hex SHA-256 of s.
