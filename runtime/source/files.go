@@ -68,7 +68,8 @@ func Hidden(name string) bool {
 // SortFiles). Hidden and temporary files and directories (see Hidden) are
 // skipped, directories below a hidden one included; empty files are listed.
 // Symbolic links to files are followed; symbolic links to directories are not
-// descended into. root may also name a single file.
+// descended into, except root itself (a landing folder that is a link is
+// read, its files named under root). root may also name a single file.
 //
 // A missing root is an error wrapping fs.ErrNotExist that names the folder.
 func List(root string) ([]FileInfo, error) {
@@ -86,13 +87,22 @@ func List(root string) ([]FileInfo, error) {
 	if !st.IsDir() {
 		return []FileInfo{fileInfo(abs, st)}, nil
 	}
+	// WalkDir does not follow a link, not even the root: walk the
+	// folder the root links to and name its files under the root.
+	walk, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
+	}
 	var files []FileInfo
-	err = filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
+	err = filepath.WalkDir(walk, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p == abs {
+		if p == walk {
 			return nil
+		}
+		if walk != abs {
+			p = filepath.Join(abs, strings.TrimPrefix(p, walk))
 		}
 		if Hidden(e.Name()) {
 			if e.IsDir() {

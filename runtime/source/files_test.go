@@ -139,6 +139,29 @@ func TestListSingleFileAndSymlink(t *testing.T) {
 	}
 }
 
+// TestListLinkedRoot: a landing folder that is a symbolic link is read,
+// its files (nested ones too) named under the link, as the user wrote it.
+func TestListLinkedRoot(t *testing.T) {
+	root := writeTree(t, map[string]int{"real/a.json": 1, "real/day=2/b.json": 2, "real/_tmp/c.json": 3})
+	landing := filepath.Join(root, "landing")
+	if err := os.Symlink(filepath.Join(root, "real"), landing); err != nil {
+		t.Fatal(err)
+	}
+	got, err := List(landing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.LocalPath)
+	}
+	want := []string{filepath.Join(landing, "a.json"), filepath.Join(landing, "day=2", "b.json")}
+	slices.Sort(paths)
+	if !slices.Equal(paths, want) {
+		t.Errorf("List(link) = %v, want %v", paths, want)
+	}
+}
+
 func TestListMissingFolder(t *testing.T) {
 	_, err := List(filepath.Join(t.TempDir(), "nope"))
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "nope") || !strings.Contains(err.Error(), "files.path") {
