@@ -21,7 +21,10 @@ type tableHandle struct {
 	name string
 	path string
 	desc *tableDesc // nil for a table source
-	mu   sync.Mutex
+	// owner is the pipeline that writes the table, recorded in the
+	// metadata the handle writes (see claimTables); zero outside an update.
+	owner pipelineIdentity
+	mu    sync.Mutex
 }
 
 // tableFile is a data file to read: its path and Delta partition values.
@@ -200,12 +203,14 @@ func (h *tableHandle) batchCommitted(appID string, batch int64) (bool, error) {
 }
 
 // metadataFor returns the Delta metadata for a dataset: its schema,
-// partition columns, properties as configuration and comment.
-func metadataFor(d *tableDesc, schema types.Schema, id string, created time.Time) (*delta.Metadata, error) {
+// partition columns, properties (plus the owning pipeline's, see
+// PipelineIDProperty) as configuration and comment.
+func (h *tableHandle) metadataFor(d *tableDesc, schema types.Schema, id string, created time.Time) (*delta.Metadata, error) {
 	conf := map[string]string{}
 	for k, v := range d.properties {
 		conf[k] = v
 	}
+	h.ownerConfiguration(conf)
 	m, err := delta.NewMetadata(schema, d.partitionBy, conf, created)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", d.name, err)
@@ -282,7 +287,7 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 		}
 		var opts delta.WriteOptions
 		if s == nil {
-			if opts.Metadata, err = metadataFor(d, d.columns, "", time.Now()); err != nil {
+			if opts.Metadata, err = h.metadataFor(d, d.columns, "", time.Now()); err != nil {
 				return err
 			}
 			opts.Operation = "CREATE TABLE"
@@ -299,7 +304,7 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 			if s.Metadata.CreatedTime != nil {
 				created = time.UnixMilli(*s.Metadata.CreatedTime)
 			}
-			if opts.Metadata, err = metadataFor(d, schema, s.Metadata.ID, created); err != nil {
+			if opts.Metadata, err = h.metadataFor(d, schema, s.Metadata.ID, created); err != nil {
 				return err
 			}
 			opts.Operation = "ADD COLUMNS"
@@ -394,8 +399,11 @@ func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnActi
 				created = time.UnixMilli(*s.Metadata.CreatedTime)
 			}
 		}
-		if s == nil || !types.StructOf(s.Schema...).Equal(types.StructOf(d.columns...)) || !sameStrings(s.Metadata.PartitionColumns, d.partitionBy) {
-			if opts.Metadata, err = metadataFor(d, d.columns, id, created); err != nil {
+		// A full refresh that takes the table over from another pipeline
+		// records the new owner in this commit.
+		if s == nil || !types.StructOf(s.Schema...).Equal(types.StructOf(d.columns...)) || !sameStrings(s.Metadata.PartitionColumns, d.partitionBy) ||
+			!h.ownedBy(s.Metadata) {
+			if opts.Metadata, err = h.metadataFor(d, d.columns, id, created); err != nil {
 				return err
 			}
 		}

@@ -82,6 +82,10 @@ type update struct {
 	stderr  io.Writer
 	trigger trigger
 
+	// identity is the pipeline's id (<storage>/pipeline.json), recorded
+	// in the tables it writes.
+	identity pipelineIdentity
+
 	// cut is set when a stop request cut the update short: a flow left
 	// micro-batches for later or did not start.
 	cut atomic.Bool
@@ -152,6 +156,12 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	}
 	plan, err := u.selectFlows()
 	if err != nil {
+		return err
+	}
+	if u.identity, err = loadPipelineIdentity(u.storage, p.Name); err != nil {
+		return err
+	}
+	if err := u.claimTables(plan); err != nil {
 		return err
 	}
 	u.progress("SETTING_UP_TABLES")

@@ -1,0 +1,190 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+)
+
+// Table properties that record which pipeline manages a table, as on
+// Databricks, where a table belongs to the one pipeline named by its
+// pipelines.pipelineId property and another pipeline cannot write it.
+const (
+	// PipelineIDProperty holds the id of the pipeline (its storage's
+	// pipeline.json) that manages the table.
+	PipelineIDProperty = "pipelines.pipelineId"
+	// PipelineNameProperty holds that pipeline's name, for messages only:
+	// ownership is decided by the id.
+	PipelineNameProperty = "pipelines.pipelineName"
+)
+
+// pipelineIdentity is <storage>/pipeline.json: the pipeline's id, made
+// once when the storage is first used and kept as long as the storage is,
+// so that every update of one pipeline (one storage) writes its tables as
+// the same owner.
+type pipelineIdentity struct {
+	ID      string    `json:"id"`
+	Name    string    `json:"name"`
+	Created time.Time `json:"created"`
+}
+
+// loadPipelineIdentity reads <storage>/pipeline.json, creating it with a
+// new random id when absent; a renamed pipeline keeps its id (the name
+// is rewritten). The caller holds the pipeline's lock.
+func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
+	path := filepath.Join(storage, "pipeline.json")
+	var id pipelineIdentity
+	err := readJSON(path, &id)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		id = pipelineIdentity{ID: newID(), Name: name, Created: time.Now().UTC()}
+	case err != nil:
+		return id, fmt.Errorf("pipeline identity: %w; restore it from a backup (the tables name the id they belong to in %s)", err, PipelineIDProperty)
+	case id.ID == "":
+		return id, fmt.Errorf("pipeline identity: %s has no id; restore it from a backup (the tables name the id they belong to in %s)", path, PipelineIDProperty)
+	case id.Name == name:
+		return id, nil
+	default:
+		id.Name = name
+	}
+	if err := writeFileAtomic(path, mustJSON(id)); err != nil {
+		return id, fmt.Errorf("pipeline identity: %w", err)
+	}
+	return id, nil
+}
+
+// ownerOf returns the pipeline id and name recorded in a table's
+// metadata ("" when the table predates ownership or was written by
+// another engine).
+func ownerOf(m delta.Metadata) (id, name string) {
+	return m.Configuration[PipelineIDProperty], m.Configuration[PipelineNameProperty]
+}
+
+// claimTables makes sure this update may write the tables it writes,
+// before anything is written: the targets of the flows in plan.run.
+//   - A table that does not exist yet is created with this pipeline's id
+//     (tableHandle.metadataFor).
+//   - A table without pipelines.pipelineId (written before pipegen
+//     recorded owners) is adopted: a metadata-only commit (SET
+//     TBLPROPERTIES; streaming readers skip it) adds the properties.
+//   - A table owned by another pipeline id fails the update, naming the
+//     tables and the ways out, unless plan.reset selects it: a full
+//     refresh by this pipeline truncates the table and takes it over (its
+//     truncating commit records the new owner; the old owner's next
+//     update then fails). Databricks instead requires the table to be
+//     dropped or moved first; a full refresh is pipegen's equivalent,
+//     since it keeps none of the old rows.
+func (u *update) claimTables(plan *flowPlan) error {
+	for _, h := range u.handles {
+		if h.desc != nil {
+			h.owner = u.identity
+		}
+	}
+	written := map[string]bool{}
+	for f := range plan.run {
+		written[f.Target.DatasetName()] = true
+	}
+	var conflicts, names []string
+	for _, name := range slices.Sorted(maps.Keys(written)) {
+		h, err := u.handle(name)
+		if err != nil {
+			return err
+		}
+		s, err := h.meta()
+		if err != nil {
+			return err
+		}
+		if s == nil {
+			continue
+		}
+		id, owner := ownerOf(s.Metadata)
+		switch {
+		case id == u.identity.ID:
+		case id == "":
+			if err := h.adopt(); err != nil {
+				return err
+			}
+			u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
+				Message: fmt.Sprintf("Table %s had no %s: pipeline %s (id %s) now manages it.", name, PipelineIDProperty, u.p.Name, u.identity.ID)})
+		case slices.Contains(plan.reset, name):
+			u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Dataset: name},
+				Message: fmt.Sprintf("Table %s was managed by pipeline %s; this full refresh takes it over for pipeline %s (id %s).", name, describeOwner(id, owner), u.p.Name, u.identity.ID)})
+		default:
+			names = append(names, name)
+			conflicts = append(conflicts, fmt.Sprintf("table %s (%s) is managed by pipeline %s, not by this pipeline %s (id %s, storage %s)",
+				name, h.path, describeOwner(id, owner), u.p.Name, u.identity.ID, u.storage))
+		}
+	}
+	if len(conflicts) == 0 {
+		return nil
+	}
+	return fmt.Errorf("[TABLE_OWNED_BY_ANOTHER_PIPELINE] %s; nothing was written. A table is managed by one pipeline: "+
+		"give this pipeline's dataset another catalog, schema or table name; or run with the owning pipeline's --storage "+
+		"(the one whose pipeline.json holds that id); or, to move the table to this pipeline, rerun with --full-refresh %s "+
+		"(its rows are recomputed from this pipeline's input and the other pipeline can no longer write it)",
+		strings.Join(conflicts, "; "), strings.Join(names, ","))
+}
+
+func describeOwner(id, name string) string {
+	if name == "" {
+		return "id " + id
+	}
+	return fmt.Sprintf("%s (id %s)", name, id)
+}
+
+// ownerConfiguration adds the owner properties of h's pipeline to conf
+// (nothing when h has no owner: a handle outside an update).
+func (h *tableHandle) ownerConfiguration(conf map[string]string) {
+	if h.owner.ID == "" {
+		return
+	}
+	conf[PipelineIDProperty] = h.owner.ID
+	conf[PipelineNameProperty] = h.owner.Name
+}
+
+// ownedBy reports whether metadata m records h's pipeline as its owner
+// (true when h has none to record).
+func (h *tableHandle) ownedBy(m delta.Metadata) bool {
+	id, name := ownerOf(m)
+	return h.owner.ID == "" || (id == h.owner.ID && name == h.owner.Name)
+}
+
+// adopt records h's pipeline as the owner of an existing table: a commit
+// with the same metadata (id, schema, partitioning, other properties) plus
+// the owner properties, and no data change.
+func (h *tableHandle) adopt() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		s, err := h.meta()
+		if err != nil {
+			return err
+		}
+		if s == nil || h.ownedBy(s.Metadata) {
+			return nil
+		}
+		m := s.Metadata
+		m.Configuration = maps.Clone(m.Configuration)
+		if m.Configuration == nil {
+			m.Configuration = map[string]string{}
+		}
+		h.ownerConfiguration(m.Configuration)
+		_, err = delta.Append(h.path, s, nil, delta.WriteOptions{Metadata: &m, Operation: "SET TBLPROPERTIES",
+			OperationParameters: map[string]any{"properties": fmt.Sprintf("{%q:%q,%q:%q}",
+				PipelineIDProperty, h.owner.ID, PipelineNameProperty, h.owner.Name)}})
+		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("table %s: record its pipeline: %w", h.name, err)
+		}
+		return nil
+	}
+}
