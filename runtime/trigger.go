@@ -67,7 +67,7 @@ const stopNotice = "%s: %s: stopping after the running micro-batches commit (sen
 // A first SIGINT or SIGTERM lets the running micro-batches (and
 // materialized view refreshes) finish and commit, starts nothing new,
 // ends the update as CANCELED, releases the lock and returns nil: the
-// program exits 0. A second signal exits at once with status 130; the
+// program exits 0 (1 when the last update of an interval trigger failed). A second signal exits at once with status 130; the
 // checkpoints make that as safe as a crash. opts.Stop, when set, is
 // closed by the caller for the same effect.
 func Run(p *Pipeline, opts RunOptions, tr trigger) error {
@@ -128,16 +128,25 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 		return err
 	}
 	defer lk.release()
-	return intervalLoop(clk, tr.interval, opts.Stop, func() error {
+	// A failed update does not stop the trigger (the next interval may
+	// succeed), but the program's exit status reports the last one.
+	var last error
+	err = intervalLoop(clk, tr.interval, opts.Stop, func() error {
 		err := runUpdate(p, opts, tr, lk)
+		last = nil
 		if errors.Is(err, errUpdateFailed) {
 			if opts.Stderr != nil {
 				fmt.Fprintf(opts.Stderr, "%s: %v\n", p.Name, err)
 			}
+			last = err
 			return nil
 		}
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	return last
 }
 
 // intervalLoop calls update at each interval boundary until stop is

@@ -185,6 +185,28 @@ func TestIntervalTrigger(t *testing.T) {
 	}
 }
 
+// TestIntervalExitStatusAfterFailures: an interval trigger keeps running
+// when its updates fail (a fail expectation), and exits 1 on SIGTERM
+// since the last update failed.
+func TestIntervalExitStatusAfterFailures(t *testing.T) {
+	dir := t.TempDir()
+	spec := strings.Replace(lifeSpecV1, "    query: SELECT id, grp, amount FROM STREAM(raw)",
+		"    expectations: [{name: positive, expr: amount > 0, on_violation: fail}]\n    query: SELECT id, grp, amount FROM STREAM(raw)", 1)
+	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", spec))
+	lifeLand(t, dir, "a.json", `{"id":1,"grp":"a","amount":-1}`)
+	cmd, wait := startProgram(t, dir, bin, "run", "--trigger", "interval=200ms")
+	updates := func() int {
+		m, _ := filepath.Glob(filepath.Join(dir, "warehouse", "_pipelines", "life", "event_log", "*.jsonl"))
+		return len(m)
+	}
+	waitFor(t, "two failed updates", func() bool { return updates() >= 2 })
+	cmd.Process.Signal(syscall.SIGTERM)
+	code, stderr := wait()
+	if code != 1 || !strings.Contains(stderr, `expectation "positive"`) {
+		t.Errorf("SIGTERM after failed updates: exit %d, want 1\n%s", code, stderr)
+	}
+}
+
 // TestTriggerOnce runs one micro-batch per flow, ignoring
 // max_files_per_trigger, as Spark's Trigger.Once.
 func TestTriggerOnce(t *testing.T) {
