@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/parquet-go/parquet-go"
@@ -86,6 +87,12 @@ func (c *ChangeFeed[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 			rows[i] = append(r, delta.ChangeInsert, vr.To, types.Timestamp(commit.Timestamp*1000))
 		}
 	} else if rows, err = delta.ReadChangeFeed(h.path, vr.From+1, vr.To, want); err != nil {
+		if errors.Is(err, delta.ErrChangeDataVacuumed) {
+			// The reader's checkpoint points at versions whose files are
+			// gone: only a full refresh, which reads the snapshot, resumes.
+			return fmt.Errorf("read the change feed of %s: %w; to recover, run --full-refresh %s (it restarts from the snapshot of the table it reads)",
+				name, err, ctx.flow.Target.DatasetName())
+		}
 		return fmt.Errorf("read the change feed of %s: %w", name, err)
 	}
 	w := ctx.Worker()

@@ -147,7 +147,9 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 				Name:  "vacuum",
 				Usage: "remove data files no table version within the retention needs, and expired log files",
 				Flags: append(readFlags,
-					&cli.DurationFlag{Name: "retain", Usage: "keep files younger than `DURATION` or removed less than it ago (default: each table's delta.deletedFileRetentionDuration, 168h)"},
+					&cli.DurationFlag{Name: "retain", Usage: "keep files younger than `DURATION` or removed less than it ago; below a table's retention it is refused unless --allow-short-retention",
+						DefaultText: "each table's delta.deletedFileRetentionDuration, 168h"},
+					&cli.BoolFlag{Name: "allow-short-retention", Usage: "accept a --retain below a table's delta.deletedFileRetentionDuration, deleting files that older versions and change-feed readers may still need (Delta's spark.databricks.delta.retentionDurationCheck.enabled=false)"},
 					&cli.BoolFlag{Name: "dry-run", Usage: "print what would be removed, remove nothing"},
 				),
 				Action: func(c *cli.Context) error {
@@ -158,7 +160,7 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 					if c.Duration("retain") < 0 {
 						return &exitError{2, fmt.Errorf("vacuum: --retain %s: want a duration of zero or more, such as 168h", c.Duration("retain"))}
 					}
-					vo := VacuumOptions{DryRun: c.Bool("dry-run")}
+					vo := VacuumOptions{DryRun: c.Bool("dry-run"), AllowShortRetention: c.Bool("allow-short-retention")}
 					if c.IsSet("retain") {
 						d := c.Duration("retain")
 						vo.Retain = &d

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
@@ -14,6 +15,13 @@ type VacuumOptions struct {
 	// less than it ago; nil means each table's
 	// delta.deletedFileRetentionDuration (default 168h, Delta's week).
 	Retain *time.Duration
+	// AllowShortRetention accepts a Retain below a table's
+	// delta.deletedFileRetentionDuration; without it Vacuum refuses such a
+	// Retain before removing anything, as Delta does unless
+	// spark.databricks.delta.retentionDurationCheck.enabled is false: files
+	// younger than the table's retention may still be needed by readers of
+	// older versions and by change-feed readers that have not caught up.
+	AllowShortRetention bool
 	// DryRun prints what would be removed and removes nothing.
 	DryRun bool
 }
@@ -43,15 +51,31 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 	if vo.DryRun {
 		verb = "would remove"
 	}
+	var tables []*tableHandle
+	var short []string
 	for _, d := range p.Datasets {
 		h := u.handles[d.DatasetName()]
-		ok, err := h.exists()
+		s, err := h.meta()
 		if err != nil {
 			return err
 		}
-		if !ok {
+		if s == nil {
 			continue
 		}
+		tables = append(tables, h)
+		keep := delta.TableDuration(s.Metadata.Configuration, delta.DeletedFileRetentionProperty, delta.DefaultDeletedFileRetention)
+		if vo.Retain != nil && *vo.Retain < keep {
+			short = append(short, fmt.Sprintf("table %s (%s = %s)", h.name, delta.DeletedFileRetentionProperty, keep))
+		}
+	}
+	if len(short) > 0 && !vo.AllowShortRetention {
+		return fmt.Errorf("--retain %s is shorter than the retention of %s; a shorter retention deletes files that reads of older versions "+
+			"and change-feed readers that have not caught up still need (those readers then need a full refresh): "+
+			"use a --retain of at least the table's retention, lower the table's %s, or pass --allow-short-retention to vacuum anyway "+
+			"(Delta's spark.databricks.delta.retentionDurationCheck.enabled=false); nothing was removed",
+			*vo.Retain, strings.Join(short, ", "), delta.DeletedFileRetentionProperty)
+	}
+	for _, h := range tables {
 		res, err := delta.Vacuum(h.path, delta.VacuumOptions{Retention: vo.Retain, DryRun: vo.DryRun})
 		if err != nil {
 			u.log.emitError("maintenance_progress", fmt.Sprintf("Vacuum of %s failed.", h.name), err, nil)

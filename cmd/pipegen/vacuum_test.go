@@ -37,7 +37,8 @@ func lifeLand(t testing.TB, dir, name string, lines ...string) {
 }
 
 // TestVacuumCommand runs `PROG vacuum`: with the default retention of a
-// week nothing written today goes; with --retain 0s the materialized
+// week nothing written today goes; --retain 0s alone is refused; with
+// --retain 0s --allow-short-retention the materialized
 // view's replaced files and an orphan data file go, --dry-run only lists
 // them, and every table still reads the same afterwards.
 func TestVacuumCommand(t *testing.T) {
@@ -66,7 +67,34 @@ func TestVacuumCommand(t *testing.T) {
 	if !strings.Contains(res.stdout, "table totals: removed 0 data files") || !strings.Contains(res.stdout, "retention 168h0m0s") {
 		t.Errorf("vacuum with the default retention:\n%s", res.stdout)
 	}
-	res = lifeMustRun(t, dir, bin, "vacuum", "--retain", "0s", "--dry-run")
+	// A retention below the tables' (168h) is refused, naming each table,
+	// its retention and the override, and removes nothing.
+	res = lifeRun(t, dir, bin, "vacuum", "--retain", "0s")
+	if res.code != 1 {
+		t.Errorf("--retain 0s without --allow-short-retention: exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	for _, want := range []string{"--retain 0s is shorter than the retention of table events (delta.deletedFileRetentionDuration = 168h0m0s), table totals (delta.deletedFileRetentionDuration = 168h0m0s);",
+		"--allow-short-retention", "nothing was removed"} {
+		if !strings.Contains(res.stderr, want) {
+			t.Errorf("refusal lacks %q:\n%s", want, res.stderr)
+		}
+	}
+	if _, err := os.Stat(orphan); err != nil || parquets(totals) != 3 {
+		t.Errorf("the refused vacuum removed files (orphan: %v, totals: %d files)", err, parquets(totals))
+	}
+	// The help gives --retain one default, the tables' retention.
+	help := lifeMustRun(t, dir, bin, "vacuum", "--help")
+	var retain string
+	for _, line := range strings.Split(help.stdout, "\n") {
+		if strings.Contains(line, "--retain DURATION") {
+			retain = line
+		}
+	}
+	if strings.Count(retain, "(default:") != 1 || !strings.HasSuffix(retain, "(default: each table's delta.deletedFileRetentionDuration, 168h)") {
+		t.Errorf("vacuum --help, --retain line %q:\n%s", retain, help.stdout)
+	}
+
+	res = lifeMustRun(t, dir, bin, "vacuum", "--retain", "0s", "--allow-short-retention", "--dry-run")
 	if !strings.Contains(res.stdout, "table totals: would remove 2 data files") || !strings.Contains(res.stdout, "part-orphan.snappy.parquet") {
 		t.Errorf("dry run:\n%s", res.stdout)
 	}
@@ -74,7 +102,7 @@ func TestVacuumCommand(t *testing.T) {
 		t.Error("--dry-run removed files")
 	}
 	time.Sleep(10 * time.Millisecond)
-	res = lifeMustRun(t, dir, bin, "vacuum", "--retain", "0s")
+	res = lifeMustRun(t, dir, bin, "vacuum", "--retain", "0s", "--allow-short-retention")
 	if !strings.Contains(res.stdout, "table totals: removed 2 data files") || !strings.Contains(res.stdout, "table events: removed 1 data files") {
 		t.Errorf("vacuum --retain 0s:\n%s", res.stdout)
 	}
@@ -93,7 +121,7 @@ func TestVacuumCommand(t *testing.T) {
 	if !strings.Contains(events.stdout, "maintenance_progress") {
 		t.Errorf("no maintenance_progress event:\n%s", events.stdout)
 	}
-	if res := lifeRun(t, dir, bin, "vacuum", "--retain", "-1h"); res.code != 2 {
+	if res := lifeRun(t, dir, bin, "vacuum", "--retain", "-1h", "--allow-short-retention"); res.code != 2 {
 		t.Errorf("--retain -1h: exit %d, want 2\n%s", res.code, res.stderr)
 	}
 }

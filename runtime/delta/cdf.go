@@ -1,7 +1,9 @@
 package delta
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/types"
@@ -127,11 +129,17 @@ func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any,
 	return out, nil
 }
 
+// ErrChangeDataVacuumed is wrapped by ReadChangeFeed's error when a file
+// a commit of the range names is gone: VACUUM removed it (its retention
+// was shorter than the reader's lag). The reader cannot resume; it must
+// start over from the table's snapshot.
+var ErrChangeDataVacuumed = errors.New("the change feed needs files that VACUUM may have deleted")
+
 func readAllFile(table string, parts []string, path string, pv PartitionValues, want types.Schema) ([][]any, error) {
 	r, err := OpenFile(table, parts, path, pv, want)
 	if err != nil {
-		if strings.Contains(err.Error(), "no such file") {
-			return nil, fmt.Errorf("%w (the change feed needs files that VACUUM may have deleted)", err)
+		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "no such file") {
+			return nil, fmt.Errorf("%w (%w)", err, ErrChangeDataVacuumed)
 		}
 		return nil, err
 	}
