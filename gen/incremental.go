@@ -2,8 +2,8 @@ package gen
 
 import (
 	"fmt"
-	"strings"
 	"reflect"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
