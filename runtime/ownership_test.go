@@ -49,17 +49,27 @@ func storageID(t *testing.T, storage string) string {
 	return id.ID
 }
 
+// ownedOrders runs a first update of regionFlows("eu") (pipeline
+// "regions", table orders with properties) over two landed orders; it
+// returns the test folder, the pipeline and the files' time.
+func ownedOrders(t *testing.T, properties map[string]string) (string, *Pipeline, time.Time) {
+	t.Helper()
+	dir := t.TempDir()
+	t0 := time.Now().Add(-time.Hour)
+	landOrders(t, dir, "landing/eu", "e1.json", t0, 1, 2)
+	p := regionFlows("eu")
+	p.Datasets[0].(*Table[[]any]).Properties = properties
+	mustRun(t, p, dir, RunOptions{})
+	return dir, p, t0
+}
+
 // TestTableOwnership: the first pipeline to write a table owns it
 // (pipelines.pipelineId, from its storage's pipeline.json); another
 // pipeline, or the same one with another storage, is refused before it
 // writes anything, with a message naming the table and the owner; the
 // owner's later updates go on.
 func TestTableOwnership(t *testing.T) {
-	dir := t.TempDir()
-	t0 := time.Now().Add(-time.Hour)
-	landOrders(t, dir, "landing/eu", "e1.json", t0, 1, 2)
-	p := regionFlows("eu")
-	mustRun(t, p, dir, RunOptions{})
+	dir, p, t0 := ownedOrders(t, nil)
 	table := tablePath(dir, "orders")
 	ownerStorage := filepath.Join(dir, "warehouse", "_pipelines", "regions")
 	id := storageID(t, ownerStorage)
@@ -117,11 +127,7 @@ func TestTableOwnership(t *testing.T) {
 // pipeline truncates and recomputes it from that pipeline's input and
 // records that pipeline as the owner; the former owner is then refused.
 func TestFullRefreshTakesTableOver(t *testing.T) {
-	dir := t.TempDir()
-	t0 := time.Now().Add(-time.Hour)
-	landOrders(t, dir, "landing/eu", "e1.json", t0, 1, 2)
-	p := regionFlows("eu")
-	mustRun(t, p, dir, RunOptions{})
+	dir, p, _ := ownedOrders(t, nil)
 	table := tablePath(dir, "orders")
 
 	storage := filepath.Join(dir, "moved-storage")
@@ -143,12 +149,7 @@ func TestFullRefreshTakesTableOver(t *testing.T) {
 // writes it, with a commit that changes no data and keeps the other
 // properties; from then on other pipelines are refused.
 func TestTableWithoutOwnerIsAdopted(t *testing.T) {
-	dir := t.TempDir()
-	t0 := time.Now().Add(-time.Hour)
-	landOrders(t, dir, "landing/eu", "e1.json", t0, 1, 2)
-	p := regionFlows("eu")
-	p.Datasets[0].(*Table[[]any]).Properties = map[string]string{"quality": "bronze"}
-	mustRun(t, p, dir, RunOptions{})
+	dir, p, t0 := ownedOrders(t, map[string]string{"quality": "bronze"})
 	table := tablePath(dir, "orders")
 	// Make it a table of before: drop the owner properties.
 	s, err := delta.LoadMetadata(table)
