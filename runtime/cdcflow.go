@@ -98,7 +98,7 @@ type cdcBatch struct {
 // spec returns the non-generic description of the flow.
 func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdcSpec, error) {
 	schema := a.Target.Codec.Schema
-	s := &cdcSpec{flow: ctx.flow.Name, target: a.Target.Name, schema: schema, seqType: a.SequenceType,
+	s := &cdcSpec{flow: ctx.flow.Name, target: a.Target.Name, schema: schema, seqType: a.SequenceType, sequenceBy: a.SequenceBy,
 		scd2: a.SCDType == 2, ignoreNulls: a.IgnoreNullUpdates, tombstoneTTL: DefaultTombstoneTTL}
 	s.data = schema
 	if s.scd2 {
@@ -334,7 +334,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
 	plan, err := u.resolveBatch(f, off)
 	if err != nil {
-		return err
+		return notAppendReader(err, f, h)
 	}
 	ctx := u.newContext(f, h, plan)
 	err = f.Run(ctx)

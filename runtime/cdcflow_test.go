@@ -32,6 +32,12 @@ var refSourceSchema = types.Schema{
 // users_flow into table users, as SCD type 1 or 2, as the generated code of
 // spec/testdata/auto_cdc does.
 func refPipeline(scd2, trackExceptCity bool, exps []Expectation[[]any]) (*Pipeline, *Table[[]any]) {
+	return refPipelineWith(scd2, trackExceptCity, exps, nil)
+}
+
+// refPipelineWith is refPipeline with edit (if not nil) applied to the
+// flow and its AUTO CDC settings.
+func refPipelineWith(scd2, trackExceptCity bool, exps []Expectation[[]any], edit func(*Flow, *AutoCDC[[]any, []any])) (*Pipeline, *Table[[]any]) {
 	spec := refSpec(scd2, trackExceptCity)
 	src := jsonSource("users_cdc", "landing", refSourceSchema)
 	target := &Table[[]any]{Name: "users", Kind: StreamingTable, Codec: anyCodec(spec.schema), Expectations: exps,
@@ -61,6 +67,9 @@ func refPipeline(scd2, trackExceptCity bool, exps []Expectation[[]any]) (*Pipeli
 	}
 	flow := &Flow{Name: "users_flow", Target: target, Kind: ChangeFlow, Inputs: []Input{{Relation: src, Streaming: true}},
 		Definition: "users_flow", Run: func(ctx *FlowContext) error { return ApplyChanges(ctx, a) }}
+	if edit != nil {
+		edit(flow, a)
+	}
 	return &Pipeline{Name: "cdc", Catalog: "main", Schema: "default", Sources: []Source{src}, Datasets: []Dataset{target}, Flows: []*Flow{flow}}, target
 }
 

@@ -41,9 +41,11 @@ type cdcSpec struct {
 	data   types.Schema
 	schema types.Schema
 	// keys index data.
-	keys    []int
-	seqType types.Type
-	scd2    bool
+	keys []int
+	// sequenceBy names the sequence_by columns (CDCRules).
+	sequenceBy []string
+	seqType    types.Type
+	scd2       bool
 	// tracked (SCD2) marks the data columns whose change opens a new
 	// version; a change of the others updates the current version.
 	tracked     []bool

@@ -50,6 +50,9 @@ const (
 	tagState     = "pipegen.cdc.state"
 	tagTruncated = "pipegen.cdc.truncated"
 	tagSpec      = "pipegen.cdc.spec"
+	// tagRules holds the flow's CDCRules (JSON), tagFlow its name.
+	tagRules = "pipegen.cdc.rules"
+	tagFlow  = "pipegen.cdc.flow"
 )
 
 // Leaf sizes, in keys: a leaf is split into leaves of about cdcLeafKeys
@@ -64,8 +67,10 @@ type cdcLeaf struct {
 	keys   int64
 	state  string
 	add    *delta.Add
-	// spec is the signature of the flow that wrote it (cdcSpec.signature).
-	spec string
+	// spec is the signature of the flow that wrote it (cdcSpec.signature),
+	// rules its CDCRules and flow its name ("" in files written before
+	// pipegen recorded them).
+	spec, rules, flow string
 }
 
 // cdcStore applies micro-batches of changes to one AUTO CDC target.
@@ -152,7 +157,7 @@ func (st *cdcStore) loadLeaves(snap *delta.Snapshot) ([]*cdcLeaf, []byte, error)
 				trunc = b
 			}
 		}
-		leaves = append(leaves, &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, add: a, spec: a.Tags[tagSpec]})
+		leaves = append(leaves, &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, add: a, spec: a.Tags[tagSpec], rules: a.Tags[tagRules], flow: a.Tags[tagFlow]})
 	}
 	slices.SortFunc(leaves, func(a, b *cdcLeaf) int { return bytes.Compare(a.lo, b.lo) })
 	for i, l := range leaves {
@@ -184,6 +189,15 @@ func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, par
 		if sig := st.spec.signature(); l.spec != "" && l.spec != sig {
 			return out, fmt.Errorf("table %s: AUTO CDC flow %s changed its keys, sequence or SCD type (was %s, now %s); its rows and state follow the old ones: run a full refresh: --full-refresh %s",
 				st.h.name, st.spec.flow, l.spec, sig, st.h.name)
+		}
+		// A leaf's state is in the checkpoint of the flow that wrote it:
+		// another flow (a new one, or the same renamed) has none for it.
+		if l.flow != "" && l.flow != st.spec.flow {
+			return out, fmt.Errorf("table %s: its rows were applied by AUTO CDC flow %s, not by flow %s: a new or renamed flow into an existing AUTO CDC target has no state for the rows already applied; nothing was written: run a full refresh: --full-refresh %s (or keep the flow's old name)",
+				st.h.name, l.flow, st.spec.flow, st.h.name)
+		}
+		if err := st.checkLeafRules(l.rules); err != nil {
+			return out, err
 		}
 	}
 	out.leavesBefore = len(leaves)
@@ -374,6 +388,8 @@ func (st *cdcStore) writeLeaf(job, chunk int, lo []byte, entries []cdcEntry, tru
 		tagKeys:  strconv.Itoa(len(entries)),
 		tagState: state,
 		tagSpec:  st.spec.signature(),
+		tagRules: st.spec.rules().encode(),
+		tagFlow:  st.spec.flow,
 	}
 	if len(entries) > 0 {
 		add.Tags[tagHi] = hex.EncodeToString(entries[len(entries)-1].key)
@@ -446,7 +462,8 @@ func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
 	path := filepath.Join(st.stateDir, name)
 	fh, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("table %s: the AUTO CDC state file %s of flow %s is missing (was the pipeline's storage removed?); run a full refresh: --full-refresh %s",
+		return nil, fmt.Errorf("table %s: the AUTO CDC state file %s of flow %s is missing: most likely the flow is new or renamed and writes into an existing target "+
+			"(the state of the rows already applied is in the old flow's checkpoint), or the pipeline's storage was removed; nothing was written: run a full refresh: --full-refresh %s",
 			st.h.name, path, st.spec.flow, st.h.name)
 	}
 	if err != nil {

@@ -435,12 +435,25 @@ func (u *update) resolveBatch(f *Flow, off *batchOffsets) (*batchPlan, error) {
 	return plan, nil
 }
 
+// notAppendReader adds to the error of a streaming read of a table that
+// changed by other means than appends (notAppendError) the table that
+// reads it and the command that rebuilds that table; other errors are
+// returned as they are.
+func notAppendReader(err error, f *Flow, h *tableHandle) error {
+	var nae *notAppendError
+	if !errors.As(err, &nae) {
+		return err
+	}
+	return fmt.Errorf("%w: %s streams from it (flow %s): run with --full-refresh %s", err, h.name, f.Name, h.name)
+}
+
 // runBatch runs one micro-batch and commits its output with the flow's txn.
 func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
 	if f.Kind == ChangeFlow {
 		return u.runChangeBatch(f, h, cp, off, res)
 	}
 	plan, err := u.resolveBatch(f, off)
+	err = notAppendReader(err, f, h)
 	var nae *notAppendError
 	if errors.As(err, &nae) && h.desc != nil && !h.desc.resetAllowed() {
 		// The way out the message gives is closed for this table.

@@ -203,11 +203,19 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 	for _, f := range old.Flows {
 		oldFlows[f.Name] = f
 	}
+	// removed are the old flows the new spec no longer has, in order: a
+	// new flow with the same streaming sources looks like a rename of one.
+	var removed []*spec.Flow
+	for _, f := range old.Flows {
+		if !slices.ContainsFunc(new.Flows, func(n *spec.Flow) bool { return n.Name == f.Name }) {
+			removed = append(removed, f)
+		}
+	}
 	for _, f := range new.Flows {
 		of := oldFlows[f.Name]
 		delete(oldFlows, f.Name)
 		if of == nil {
-			notes(fmt.Sprintf("new flow %s: it reads its sources from the start into the table", f.Name))
+			newFlow(old, new, f, removed, needs, notes)
 			continue
 		}
 		if gen.FlowDefinition(of) == gen.FlowDefinition(f) && slices.Equal(streamed(of), streamed(f)) {
@@ -234,6 +242,9 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 			needs(fmt.Sprintf("the keys of AUTO CDC flow %s change (was %s, now %s)", f.Name, cdcKeys(of), cdcKeys(f)))
 		case of.AutoCDC != nil && f.AutoCDC != nil && of.AutoCDC.SCDType != f.AutoCDC.SCDType:
 			needs(fmt.Sprintf("AUTO CDC flow %s changes from SCD type %d to %d", f.Name, of.AutoCDC.SCDType, f.AutoCDC.SCDType))
+		case of.AutoCDC != nil && f.AutoCDC != nil && len(prt.CheckCDCRules(cdcRules(of), cdcRules(f))) > 0:
+			// The runtime fails the flow for these (runtime.CDCRules).
+			needs(fmt.Sprintf("AUTO CDC flow %s: %s", f.Name, strings.Join(prt.CheckCDCRules(cdcRules(of), cdcRules(f)), "; ")))
 		default:
 			notes(fmt.Sprintf("flow %s's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)", f.Name))
 		}
@@ -241,6 +252,52 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 	for name := range oldFlows {
 		notes(fmt.Sprintf("flow %s is removed: the rows it wrote stay", name))
 	}
+}
+
+// newFlow reports a flow of new that old's version of the table did not
+// have. Its checkpoint is empty, so it reads all of its sources: an AUTO
+// CDC flow into an existing table has no state for the rows already
+// there (the runtime fails it), and an append flow that replaces a removed
+// flow with the same streaming sources (a rename) appends their rows again.
+func newFlow(old, new *spec.Dataset, f *spec.Flow, removed []*spec.Flow, needs, notes func(string)) {
+	var renamed *spec.Flow
+	if new.Kind == spec.StreamingTable && len(streamed(f)) > 0 {
+		if i := slices.IndexFunc(removed, func(r *spec.Flow) bool { return slices.Equal(streamed(r), streamed(f)) }); i >= 0 {
+			renamed = removed[i]
+		}
+	}
+	switch {
+	case f.AutoCDC != nil && new.Kind == spec.StreamingTable && len(old.Flows) > 0:
+		what := "a new AUTO CDC flow into an existing table"
+		if renamed != nil {
+			what = fmt.Sprintf("it looks like a rename of flow %s; a new or renamed AUTO CDC flow into an existing table", renamed.Name)
+		}
+		needs(fmt.Sprintf("new flow %s: %s has no state for the rows already applied, and the update fails: run with --full-refresh %s, or keep the old flow name",
+			f.Name, what, new.Name))
+	case renamed != nil:
+		needs(fmt.Sprintf("new flow %s looks like a rename of flow %s (same target, same sources %s): it has no checkpoint and reads its sources from the start, so the rows %s wrote would be duplicated; run with --full-refresh %s, or keep the old flow name",
+			f.Name, renamed.Name, strings.Join(streamed(f), ", "), renamed.Name, new.Name))
+	default:
+		notes(fmt.Sprintf("new flow %s: it reads its sources from the start into the table", f.Name))
+	}
+}
+
+// cdcRules returns the runtime's CDCRules of an AUTO CDC flow, as the
+// generated code gives them (gen/cdc.go).
+func cdcRules(f *spec.Flow) prt.CDCRules {
+	a := f.AutoCDC
+	var r prt.CDCRules
+	for _, i := range a.SequenceBy {
+		r.SequenceBy = append(r.SequenceBy, a.SourceColumns[i].Name)
+	}
+	for _, i := range a.Columns {
+		r.Columns = append(r.Columns, a.SourceColumns[i].Name)
+		if a.SCDType == 2 && a.TrackHistory != nil && !slices.Contains(a.TrackHistory, i) {
+			r.Untracked = append(r.Untracked, a.SourceColumns[i].Name)
+		}
+	}
+	r.IgnoreNulls = a.SCDType == 2 && a.IgnoreNullUpdates
+	return r
 }
 
 // streamed returns the names of the inputs a flow reads with STREAM,

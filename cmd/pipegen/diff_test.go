@@ -90,3 +90,96 @@ func TestDiffExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// diffCDC is the new-user trial's pipeline: an SCD type 2 AUTO CDC target
+// and a table that streams its change data feed.
+const diffCDC = `pipeline: min2
+sources:
+  raw:
+    files: {path: cdc, format: json}
+    schema: id INT, name STRING, city STRING, seq BIGINT, seq2 BIGINT
+datasets:
+  hist: {kind: streaming_table}
+  hist_log:
+    kind: streaming_table
+    read_change_feed: true
+    query: SELECT id, name, city, __START_AT, __END_AT, _change_type, _commit_version FROM STREAM(hist)
+flows:
+  apply_hist:
+    target: hist
+    auto_cdc:
+      source: STREAM(raw)
+      keys: [id]
+      sequence_by: seq
+      columns: [id, name, city]
+      scd_type: 2
+`
+
+// TestCompareSpecsAutoCDC: a change of how an AUTO CDC target's stored
+// history is read, and a renamed AUTO CDC flow, need a full refresh of the
+// target and of the table that streams from it; ignore_null_updates of an
+// SCD type 1 flow and a new delete condition do not.
+func TestCompareSpecsAutoCDC(t *testing.T) {
+	old := loadSpec(t, diffCDC)
+	downstream := "hist_log changed true: flow hist_log streams from hist, which is fully refreshed\n"
+	for _, tc := range []struct {
+		name, from, to, want string
+	}{
+		{"track_history_except_columns", "scd_type: 2\n", "scd_type: 2\n      track_history_except_columns: [name]\n",
+			"hist changed true: AUTO CDC flow apply_hist: the history tracking changes (track_history_columns / track_history_except_columns: a change of name no longer opens a new version): " +
+				"the versions already written were cut by the old rule, and re-deriving them would rewrite history without change feed rows\n" + downstream},
+		{"ignore_null_updates scd2", "scd_type: 2\n", "scd_type: 2\n      ignore_null_updates: true\n",
+			"hist changed true: AUTO CDC flow apply_hist: ignore_null_updates of an SCD type 2 flow changes (was false, now true): the versions already written filled NULLs by the old rule\n" + downstream},
+		{"sequence_by", "sequence_by: seq\n", "sequence_by: seq2\n",
+			"hist changed true: AUTO CDC flow apply_hist: sequence_by changes (was seq, now seq2): the stored sequences, and the __START_AT and __END_AT of SCD type 2 versions, are values of the old column(s)\n" + downstream},
+		{"renamed flow", "  apply_hist:\n", "  apply_b:\n",
+			"hist changed true: new flow apply_b: it looks like a rename of flow apply_hist; a new or renamed AUTO CDC flow into an existing table has no state for the rows already applied, and the update fails: run with --full-refresh hist, or keep the old flow name; flow apply_hist is removed: the rows it wrote stay\n" + downstream},
+		{"deletes", "scd_type: 2\n", "scd_type: 2\n      apply_as_deletes: city = 'gone'\n",
+			"hist changed false: flow apply_hist's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)\n" +
+				"hist_log affected false: reads hist, which changes\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(diffCDC, tc.from) {
+				t.Fatalf("%q is not in the spec", tc.from)
+			}
+			got := summary(CompareSpecs(old, loadSpec(t, strings.Replace(diffCDC, tc.from, tc.to, 1))))
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+	scd1 := strings.NewReplacer("      scd_type: 2\n", "", " __START_AT, __END_AT,", "").Replace(diffCDC)
+	got := summary(CompareSpecs(loadSpec(t, scd1), loadSpec(t, strings.Replace(scd1, "columns: [id, name, city]\n", "columns: [id, name, city]\n      ignore_null_updates: true\n", 1))))
+	if !strings.HasPrefix(got, "hist changed false: ") || strings.Contains(got, " true:") {
+		t.Errorf("ignore_null_updates of an SCD type 1 flow needs no full refresh:\n%s", got)
+	}
+}
+
+// TestCompareSpecsRenamedAppendFlow: an append flow removed and one with
+// the same target and sources added is a rename that would duplicate the
+// rows; a new flow from another source is not.
+func TestCompareSpecsRenamedAppendFlow(t *testing.T) {
+	const flows = `pipeline: p
+sources:
+  eu: {files: {path: eu, format: json}, schema: id BIGINT}
+  us: {files: {path: us, format: json}, schema: id BIGINT}
+datasets:
+  orders: {kind: streaming_table}
+flows:
+  orders_eu:
+    target: orders
+    query: SELECT id FROM STREAM(eu)
+`
+	old := loadSpec(t, flows)
+	got := summary(CompareSpecs(old, loadSpec(t, strings.Replace(flows, "orders_eu:", "from_eu:", 1))))
+	want := "orders changed true: new flow from_eu looks like a rename of flow orders_eu (same target, same sources eu): it has no checkpoint and reads its sources from the start, " +
+		"so the rows orders_eu wrote would be duplicated; run with --full-refresh orders, or keep the old flow name; flow orders_eu is removed: the rows it wrote stay\n"
+	if got != want {
+		t.Errorf("rename:\ngot\n%s\nwant\n%s", got, want)
+	}
+	got = summary(CompareSpecs(old, loadSpec(t, strings.NewReplacer("orders_eu:", "orders_us:", "STREAM(eu)", "STREAM(us)").Replace(flows))))
+	want = "orders changed false: new flow orders_us: it reads its sources from the start into the table; flow orders_eu is removed: the rows it wrote stay\n"
+	if got != want {
+		t.Errorf("other source:\ngot\n%s\nwant\n%s", got, want)
+	}
+}
