@@ -67,7 +67,8 @@ const stopNotice = "%s: %s: stopping after the running micro-batches commit (sen
 // A first SIGINT or SIGTERM lets the running micro-batches (and
 // materialized view refreshes) finish and commit, starts nothing new,
 // ends the update as CANCELED, releases the lock and returns nil: the
-// program exits 0 (1 when the last update of an interval trigger failed). A second signal exits at once with status 130; the
+// program exits 0 (1 when the last update an interval trigger ran to its
+// end failed). A second signal exits at once with status 130; the
 // checkpoints make that as safe as a crash. opts.Stop, when set, is
 // closed by the caller for the same effect.
 func Run(p *Pipeline, opts RunOptions, tr trigger) error {
@@ -129,17 +130,20 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 	}
 	defer lk.release()
 	// A failed update does not stop the trigger (the next interval may
-	// succeed), but the program's exit status reports the last one.
+	// succeed), but the program's exit status reports the last update
+	// that ran to its end: one the stop interrupted says nothing.
 	var last error
 	err = intervalLoop(clk, tr.interval, opts.Stop, func() error {
 		err := runUpdate(p, opts, tr, lk)
-		last = nil
 		if errors.Is(err, errUpdateFailed) {
 			if opts.Stderr != nil {
 				fmt.Fprintf(opts.Stderr, "%s: %v\n", p.Name, err)
 			}
 			last = err
 			return nil
+		}
+		if err == nil && !stopped(opts.Stop) {
+			last = nil
 		}
 		return err
 	})
