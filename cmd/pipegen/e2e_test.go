@@ -210,9 +210,25 @@ var (
 	refCache = map[string]*reference{}
 )
 
-// referenceRun runs the steps without interruption (once per test binary
-// and program) and checks the result against the oracle.
+// referenceRun runs the retail steps without interruption (once per test
+// binary and program) and checks the result against the oracle.
 func referenceRun(t *testing.T, bin string, steps []step) *reference {
+	t.Helper()
+	return recordReference(t, bin, steps, func(i int, _ string, state map[string][]string) {
+		// The once flow copies what the first update (and the full refresh
+		// of step 3) found.
+		once := landedParts(steps[:1])
+		if i == 2 {
+			once = landedParts(steps)
+		}
+		checkRetailOracle(t, fmt.Sprintf("reference step %d", i+1), state, landedParts(steps[:i+1]), once)
+	})
+}
+
+// recordReference runs steps with bin without interruption (once per test
+// binary and program), calls check with each step's index, the program's
+// folder and the warehouse after it, and returns the states and times.
+func recordReference(t *testing.T, bin string, steps []step, check func(i int, dir string, state map[string][]string)) *reference {
 	t.Helper()
 	refMu.Lock()
 	defer refMu.Unlock()
@@ -226,13 +242,7 @@ func referenceRun(t *testing.T, bin string, steps []step) *reference {
 		r := p.mustRun(t, s.args...)
 		ref.states = append(ref.states, warehouseRows(t, filepath.Join(p.dir, "wh")))
 		ref.durations = append(ref.durations, r.duration)
-		// The once flow copies what the first update (and the full refresh
-		// of step 3) found.
-		once := landedParts(steps[:1])
-		if i == 2 {
-			once = landedParts(steps)
-		}
-		checkRetailOracle(t, fmt.Sprintf("reference step %d", i+1), ref.states[i], landedParts(steps[:i+1]), once)
+		check(i, p.dir, ref.states[i])
 	}
 	refCache[bin] = ref
 	return ref

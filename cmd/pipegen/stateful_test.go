@@ -421,31 +421,13 @@ func statefulPlan(steps []step, n int) *batchPlan {
 	return &plan
 }
 
-var (
-	statefulRefMu sync.Mutex
-	statefulRef   *reference
-)
-
 // statefulReference runs the crash scenario without interruption (once
 // per test binary) and checks every step against the oracles.
 func statefulReference(t *testing.T, bin string, steps []step) *reference {
 	t.Helper()
-	statefulRefMu.Lock()
-	defer statefulRefMu.Unlock()
-	if statefulRef != nil {
-		return statefulRef
-	}
-	p := program{bin: bin, dir: t.TempDir()}
-	ref := &reference{}
-	for i, s := range steps {
-		land(t, p.dir, s.land)
-		r := p.mustRun(t, s.args...)
-		ref.states = append(ref.states, warehouseRows(t, filepath.Join(p.dir, "wh")))
-		ref.durations = append(ref.durations, r.duration)
-		checkStatefulOracle(t, fmt.Sprintf("reference step %d", i+1), p.dir, ref.states[i], statefulPlan(steps, i))
-	}
-	statefulRef = ref
-	return ref
+	return recordReference(t, bin, steps, func(i int, dir string, state map[string][]string) {
+		checkStatefulOracle(t, fmt.Sprintf("reference step %d", i+1), dir, state, statefulPlan(steps, i))
+	})
 }
 
 // statefulFaults are the crash cases: after-state is written by the
