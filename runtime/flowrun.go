@@ -222,7 +222,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
 			f.Name, strings.Join(cp.meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
 	}
-	if f.Watermark != nil && cp.committed >= 0 && cp.meta.StateDefinition != "" && cp.meta.StateDefinition != f.Watermark.State {
+	if cp.committed >= 0 && meta.StateDefinition != "" && cp.meta.StateDefinition != "" && cp.meta.StateDefinition != meta.StateDefinition {
 		// The saved state (windows or keys, and their aggregates) was
 		// built by the old query; Structured Streaming does not allow a
 		// stateful operator to change across restarts either. Other
@@ -230,16 +230,12 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (its window, keys or aggregates), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
 			f.Name, h.name, h.name)
 	}
-	if f.Watermark != nil && cp.meta.StateDefinition != f.Watermark.State {
-		cp.meta.StateDefinition = f.Watermark.State
-		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
-			return res, err
-		}
-	}
 	if cp.meta.Definition != f.Definition {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
-		cp.meta.Definition = f.Definition
+	}
+	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition {
+		cp.meta.Definition, cp.meta.StateDefinition = f.Definition, meta.StateDefinition
 		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
 			return res, err
 		}

@@ -169,15 +169,7 @@ func TestCSVOptions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows, st, err := decodeCSV(t, tc.schema, tc.input, tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(rows, tc.want) {
-				t.Errorf("rows\n%q\nwant\n%q", rows, tc.want)
-			}
-			if st.Rescued != tc.rescued || st.Malformed != tc.badRecs {
-				t.Errorf("stats %+v, want rescued %d malformed %d", st, tc.rescued, tc.badRecs)
-			}
+			checkDecoded(t, rows, st, err, tc.want, tc.rescued, tc.badRecs)
 		})
 	}
 }
@@ -383,15 +375,7 @@ func TestJSONOptions(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rows, st, err := decodeJSONWith(t, tc.schema, tc.input, tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(rows, tc.want) {
-				t.Errorf("rows\n%q\nwant\n%q", rows, tc.want)
-			}
-			if st.Rescued != tc.rescued || st.Malformed != tc.badRecs {
-				t.Errorf("stats %+v, want rescued %d malformed %d", st, tc.rescued, tc.badRecs)
-			}
+			checkDecoded(t, rows, st, err, tc.want, tc.rescued, tc.badRecs)
 		})
 	}
 }
@@ -415,5 +399,20 @@ func TestJSONOptionsFailPosition(t *testing.T) {
 		if err := d.Err(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want prefix %s", tc.input, err, tc.want)
 		}
+	}
+}
+
+// checkDecoded compares what a decoder returned with the rows and the
+// rescued and malformed counts a case wants.
+func checkDecoded(t *testing.T, rows []string, st Stats, err error, want []string, rescued, malformed int64) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("rows\n%q\nwant\n%q", rows, want)
+	}
+	if st.Rescued != rescued || st.Malformed != malformed {
+		t.Errorf("stats %+v, want rescued %d malformed %d", st, rescued, malformed)
 	}
 }
