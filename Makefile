@@ -36,7 +36,7 @@ bench: build
 	./examples/orders_bench/bench.sh "$(BENCH)" "$(BENCHDATA)"
 
 soak:
-	PIPEGEN_SOAK=1 $(GO) test -run 'Soak' -timeout 2h -v ./cmd/pipegen/
+	PIPEGEN_SOAK=1 $(GO) test -run 'Soak' -timeout 5h -v ./cmd/pipegen/
 
 clean:
 	rm -rf $(BIN)

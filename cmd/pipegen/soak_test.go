@@ -18,12 +18,14 @@ import (
 // TestSoakLongLivedPipeline is the long-life benchmark of the retail
 // example (`make soak`; PIPEGEN_SOAK=1, PIPEGEN_SOAK_UPDATES=N, default
 // 10,000): N updates, each ingesting one new small CSV file, as cron would
-// run them for years. It reports the wall time of a no-op update (no new
-// file) after 10 updates and after N, each the median of 15 runs of the
-// program, and checks the state a long life leaves: every row ingested
+// run them for years. It reports the wall and CPU time of a no-op update
+// (no new file) of a fresh pipeline after 10 updates and of the long-lived
+// one after N, each the median of 15 runs of the program, and checks the state a long life leaves: every row ingested
 // once, tables opened through checkpoints, a processed-file record that
 // holds one line per file and nothing per run. The figures are reported,
 // not asserted (tests never assert timings); the goal is a ratio within 2.
+// PIPEGEN_SOAK_DIR=dir keeps the long-lived pipeline in dir, and a later
+// run resumes it from the files its landing folder holds.
 func TestSoakLongLivedPipeline(t *testing.T) {
 	if os.Getenv("PIPEGEN_SOAK") == "" {
 		t.Skip("soak: run with make soak (PIPEGEN_SOAK=1)")
@@ -36,62 +38,60 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 		}
 	}
 	bin := lifeBuild(t, filepath.Join("..", "..", "examples", "retail", "pipeline.yaml"))
-	dir := t.TempDir()
-	landing := filepath.Join(dir, "landing")
-	os.MkdirAll(landing, 0o755)
 	header, lines := lifeRetailLines(t)
-	run := []string{"run", "--warehouse", "wh", "--param", "landing=" + landing}
 	const perFile = 3
-	// noOp returns the median wall and CPU (user + system) time of 15
-	// no-op updates; CPU time is the steadier figure on a shared machine.
-	noOp := func(label string) (wall, cpu time.Duration) {
-		var walls, cpus []time.Duration
-		for range 15 {
-			cmd := exec.Command(bin, run...)
-			cmd.Dir = dir
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			start := time.Now()
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("%s: %v\n%s", label, err, stderr.String())
+	// runUpdates lands files day-(from+1)..day-to in dir/landing, running
+	// one update for each.
+	runUpdates := func(dir string, from, to int, started time.Time) {
+		landing := filepath.Join(dir, "landing")
+		for i := from + 1; i <= to; i++ {
+			var b strings.Builder
+			b.WriteString(header + "\n")
+			for j := range perFile {
+				b.WriteString(lines[((i-1)*perFile+j)%len(lines)] + "\n")
 			}
-			walls = append(walls, time.Since(start))
-			cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-			if !strings.Contains(stderr.String(), "order_lines_bronze: 0 rows in") || !strings.Contains(stderr.String(), "NO_OP") {
-				t.Fatalf("%s: the no-op update did something:\n%s", label, stderr.String())
+			if err := os.WriteFile(filepath.Join(landing, fmt.Sprintf("day-%05d.csv", i)), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := lifeMustRun(t, dir, bin, soakRunArgs(dir)...)
+			if !strings.Contains(res.stderr, fmt.Sprintf("order_lines_bronze: %d rows in", perFile)) {
+				t.Fatalf("update %d did not ingest its file:\n%s", i, res.stderr)
+			}
+			if i%1000 == 0 {
+				t.Logf("%d updates in %s", i, time.Since(started).Round(time.Second))
 			}
 		}
-		slices.Sort(walls)
-		slices.Sort(cpus)
-		return walls[len(walls)/2], cpus[len(cpus)/2]
 	}
-	var after10, cpu10 time.Duration
 	started := time.Now()
-	for i := 1; i <= n; i++ {
-		var b strings.Builder
-		b.WriteString(header + "\n")
-		for j := range perFile {
-			b.WriteString(lines[((i-1)*perFile+j)%len(lines)] + "\n")
-		}
-		if err := os.WriteFile(filepath.Join(landing, fmt.Sprintf("day-%05d.csv", i)), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		res := lifeMustRun(t, dir, bin, run...)
-		if !strings.Contains(res.stderr, fmt.Sprintf("order_lines_bronze: %d rows in", perFile)) {
-			t.Fatalf("update %d did not ingest its file:\n%s", i, res.stderr)
-		}
-		if i == 10 {
-			after10, cpu10 = noOp("after 10 updates")
-		}
-		if i%1000 == 0 {
-			t.Logf("%d updates in %s", i, time.Since(started).Round(time.Second))
-		}
+	// The baseline: a fresh pipeline after 10 updates.
+	base := t.TempDir()
+	os.MkdirAll(filepath.Join(base, "landing"), 0o755)
+	runUpdates(base, 0, 10, started)
+	after10, cpu10 := soakNoOp(t, bin, base, "after 10 updates")
+
+	// The long life, in PIPEGEN_SOAK_DIR when set (kept, and resumed from
+	// the files it already holds), else in a temporary directory.
+	dir := os.Getenv("PIPEGEN_SOAK_DIR")
+	if dir == "" {
+		dir = t.TempDir()
 	}
-	afterN, cpuN := noOp(fmt.Sprintf("after %d updates", n))
+	landing := filepath.Join(dir, "landing")
+	if err := os.MkdirAll(landing, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done, _ := filepath.Glob(filepath.Join(landing, "day-*.csv"))
+	if len(done) > n {
+		t.Fatalf("%s already holds %d updates, more than %d", dir, len(done), n)
+	}
+	if len(done) > 0 {
+		t.Logf("resuming %s after %d updates", dir, len(done))
+	}
+	runUpdates(dir, len(done), n, started)
+	afterN, cpuN := soakNoOp(t, bin, dir, fmt.Sprintf("after %d updates", n))
 	t.Logf("no-op update of the retail example, median of 15: wall %.1f ms after 10 updates, %.1f ms after %d updates (ratio %.2f); "+
-		"CPU %.1f ms and %.1f ms (ratio %.2f); %d updates took %s",
+		"CPU %.1f ms and %.1f ms (ratio %.2f); the updates took %s",
 		lifeMillis(after10), lifeMillis(afterN), n, float64(afterN)/float64(after10),
-		lifeMillis(cpu10), lifeMillis(cpuN), float64(cpuN)/float64(cpu10), n, time.Since(started).Round(time.Second))
+		lifeMillis(cpu10), lifeMillis(cpuN), float64(cpuN)/float64(cpu10), time.Since(started).Round(time.Second))
 
 	// Every row once.
 	bronze := filepath.Join(dir, "wh", "main", "retail", "order_lines_bronze")
@@ -127,6 +127,38 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 		}
 		t.Logf("processed-file record: %d bytes for %d files", len(data), n)
 	}
+}
+
+// soakRunArgs are the arguments of an update of the soak's pipeline in dir.
+func soakRunArgs(dir string) []string {
+	return []string{"run", "--warehouse", "wh", "--param", "landing=" + filepath.Join(dir, "landing")}
+}
+
+// soakNoOp returns the median wall and CPU (user + system) time of 15
+// no-op updates of the pipeline in dir; CPU time is the steadier figure on
+// a shared machine.
+func soakNoOp(t *testing.T, bin, dir, label string) (wall, cpu time.Duration) {
+	t.Helper()
+	var walls, cpus []time.Duration
+	for range 15 {
+		cmd := exec.Command(bin, soakRunArgs(dir)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "PIPEGEN_FAULT=")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v\n%s", label, err, stderr.String())
+		}
+		walls = append(walls, time.Since(start))
+		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		if !strings.Contains(stderr.String(), "order_lines_bronze: 0 rows in") || !strings.Contains(stderr.String(), "NO_OP") {
+			t.Fatalf("%s: the no-op update did something:\n%s", label, stderr.String())
+		}
+	}
+	slices.Sort(walls)
+	slices.Sort(cpus)
+	return walls[len(walls)/2], cpus[len(cpus)/2]
 }
 
 func lifeMillis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
