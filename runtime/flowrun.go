@@ -316,12 +316,11 @@ func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
 		if _, ok := u.sources[name]; !ok {
 			continue
 		}
-		listed, err := u.listFiles(name)
+		pending, err := u.unseenFiles(name, cp.seen[name])
 		if err != nil {
 			return 0, 0, err
 		}
-		seen := cp.seen[name]
-		for _, f := range source.Pending(listed, func(p string) bool { return seen[p] }) {
+		for _, f := range pending {
 			files++
 			bytes += f.Size
 		}
@@ -336,16 +335,14 @@ func (u *update) planBatch(f *Flow, cp *checkpoint, frontier map[string]int64) (
 	any := false
 	for _, name := range cp.meta.Inputs {
 		if info, ok := u.sources[name]; ok {
-			listed, err := u.listFiles(name)
+			pending, err := u.unseenFiles(name, cp.seen[name])
 			if err != nil {
 				return nil, err
 			}
-			seen := cp.seen[name]
-			pending := source.Pending(listed, func(p string) bool { return seen[p] })
 			if len(pending) == 0 {
 				continue
 			}
-			first := cp.committed < 0 && len(seen) == 0
+			first := cp.committed < 0 && len(cp.seen[name]) == 0
 			if first && !info.IncludeExisting {
 				off.Inputs[name] = inputOffset{Files: toSeen(pending), Skip: true}
 				any = true
@@ -395,21 +392,18 @@ func (u *update) resolveBatch(f *Flow, off *batchOffsets) (*batchPlan, error) {
 			continue
 		}
 		if len(in.Files) > 0 {
-			listed, err := u.listFiles(name)
+			paths := make([]string, len(in.Files))
+			for i, sf := range in.Files {
+				paths[i] = sf.Path
+			}
+			files, missing, err := u.filesByPath(name, paths)
 			if err != nil {
 				return nil, err
 			}
-			byPath := make(map[string]source.FileInfo, len(listed))
-			for _, f := range listed {
-				byPath[f.Path] = f
+			if missing != "" {
+				return nil, fmt.Errorf("source %s: file %s of micro-batch %d is gone; it must stay until the batch is committed (restore it, or run a full refresh)", name, missing, off.Batch)
 			}
-			for _, sf := range in.Files {
-				fi, ok := byPath[sf.Path]
-				if !ok {
-					return nil, fmt.Errorf("source %s: file %s of micro-batch %d is gone; it must stay until the batch is committed (restore it, or run a full refresh)", name, sf.Path, off.Batch)
-				}
-				plan.files[name] = append(plan.files[name], fi)
-			}
+			plan.files[name] = files
 			continue
 		}
 		if in.Versions != nil && readsChangeFeed(f, name) {

@@ -90,10 +90,27 @@ type update struct {
 	// micro-batches for later or did not start.
 	cut atomic.Bool
 
-	mu       sync.Mutex
-	handles  map[string]*tableHandle
-	listings map[string][]source.FileInfo
-	sources  map[string]*FileSourceInfo
+	mu      sync.Mutex
+	handles map[string]*tableHandle
+	sources map[string]*FileSourceInfo
+	// listings are the file sources' folders as this update lists them
+	// (once: the frozen frontier), with the attributes read so far.
+	listings map[string]*fileFrontier
+}
+
+// fileFrontier is a file source's folder as listed by an update: every name,
+// and the attributes of the files stat-ed so far, so a streaming flow pays
+// a system call only for the files its checkpoint has not seen.
+type fileFrontier struct {
+	names *source.Listing
+	// infos holds the files stat-ed, by path; gone the entries that were
+	// not regular files any more.
+	infos map[string]source.FileInfo
+	gone  map[string]bool
+	// all is the whole listing in ingestion order, once asked for.
+	all []source.FileInfo
+	// byPath indexes names.Entries, built when first needed.
+	byPath map[string]int
 }
 
 // FileSourceInfo is the resolved location and limits of a file source.
@@ -193,7 +210,7 @@ func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
 		stderr:   opts.Stderr,
 		trigger:  tr,
 		handles:  map[string]*tableHandle{},
-		listings: map[string][]source.FileInfo{},
+		listings: map[string]*fileFrontier{},
 		sources:  map[string]*FileSourceInfo{},
 	}
 	if u.stderr == nil {
@@ -325,22 +342,125 @@ func (u *update) handle(name string) (*tableHandle, error) {
 	return h, nil
 }
 
-// listFiles returns the files of a file source as listed once per update:
-// the frontier is frozen when the update first looks, so data that lands
-// while it runs waits for the next update (trigger available_now).
-func (u *update) listFiles(name string) ([]source.FileInfo, error) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if files, ok := u.listings[name]; ok {
-		return files, nil
+// frontierOf returns the frontier of a file source, listing its folder
+// the first time: data that lands while the update runs waits for the next
+// update (trigger available_now). u.mu is held.
+func (u *update) frontierOf(name string) (*fileFrontier, error) {
+	if fr, ok := u.listings[name]; ok {
+		return fr, nil
 	}
-	info := u.sources[name]
-	files, err := source.List(info.Dir)
+	l, err := source.ListNames(u.sources[name].Dir)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", name, err)
 	}
-	u.listings[name] = files
-	return files, nil
+	fr := &fileFrontier{names: l, infos: map[string]source.FileInfo{}, gone: map[string]bool{}}
+	u.listings[name] = fr
+	return fr, nil
+}
+
+// stat returns the attributes of the given entries of fr, in ingestion
+// order, reading those not read yet. u.mu is held.
+func (fr *fileFrontier) stat(sourceName string, entries []source.Entry) ([]source.FileInfo, error) {
+	var todo []source.Entry
+	out := make([]source.FileInfo, 0, len(entries))
+	for _, e := range entries {
+		if fi, ok := fr.infos[e.Path]; ok {
+			out = append(out, fi)
+		} else if !fr.gone[e.Path] {
+			todo = append(todo, e)
+		}
+	}
+	if len(todo) > 0 {
+		read, err := fr.names.Stat(todo)
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w", sourceName, err)
+		}
+		for _, fi := range read {
+			fr.infos[fi.Path] = fi
+		}
+		for _, e := range todo {
+			if _, ok := fr.infos[e.Path]; !ok {
+				fr.gone[e.Path] = true
+			}
+		}
+		out = append(out, read...)
+		source.SortFiles(out)
+	}
+	return out, nil
+}
+
+// listFiles returns every file of a file source in this update's frontier,
+// in ingestion order: what a batch read of the folder reads.
+func (u *update) listFiles(name string) ([]source.FileInfo, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	fr, err := u.frontierOf(name)
+	if err != nil {
+		return nil, err
+	}
+	if fr.all == nil {
+		all, err := fr.stat(name, fr.names.Entries)
+		if err != nil {
+			return nil, err
+		}
+		fr.all = all
+	}
+	return fr.all, nil
+}
+
+// unseenFiles returns the files of a file source in this update's frontier
+// that seen (a flow's processed-file record, by path) does not hold, in
+// ingestion order. Files already seen are skipped by name, without reading
+// their attributes: as Auto Loader (cloudFiles.allowOverwrites false), a
+// file is ingested once by path, so a long-lived landing folder costs a
+// no-op update one directory read, not a system call per file.
+func (u *update) unseenFiles(name string, seen map[string]bool) ([]source.FileInfo, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	fr, err := u.frontierOf(name)
+	if err != nil {
+		return nil, err
+	}
+	var todo []source.Entry
+	for _, e := range fr.names.Entries {
+		if !seen[e.Path] {
+			todo = append(todo, e)
+		}
+	}
+	return fr.stat(name, todo)
+}
+
+// filesByPath returns the files of a file source in this update's
+// frontier with the given paths, in the order given; missing names the
+// first path that is not (or no longer) a file there.
+func (u *update) filesByPath(name string, paths []string) (files []source.FileInfo, missing string, err error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	fr, err := u.frontierOf(name)
+	if err != nil {
+		return nil, "", err
+	}
+	if fr.byPath == nil {
+		fr.byPath = make(map[string]int, len(fr.names.Entries))
+		for i, e := range fr.names.Entries {
+			fr.byPath[e.Path] = i
+		}
+	}
+	for _, p := range paths {
+		i, ok := fr.byPath[p]
+		if !ok {
+			return nil, p, nil
+		}
+		got, err := fr.stat(name, fr.names.Entries[i:i+1])
+		if err != nil {
+			return nil, "", err
+		}
+		if len(got) == 0 {
+			return nil, p, nil
+		}
+		files = append(files, got[0])
+	}
+	return files, "", nil
 }
 
 // runChecks evaluates the pipeline's checks; any that is not TRUE fails the

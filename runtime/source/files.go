@@ -72,7 +72,43 @@ func Hidden(name string) bool {
 // read, its files named under root). root may also name a single file.
 //
 // A missing root is an error wrapping fs.ErrNotExist that names the folder.
+// List is ListNames followed by Stat of every name.
 func List(root string) ([]FileInfo, error) {
+	l, err := ListNames(root)
+	if err != nil {
+		return nil, err
+	}
+	return l.Stat(l.Entries)
+}
+
+// Listing is a landing folder's file names as listed at one instant,
+// without their sizes and modification times: reading the names of a
+// folder costs a directory read, fetching each file's attributes a system
+// call per file, so a streaming source stats only the files its
+// checkpoint has not seen.
+type Listing struct {
+	// Root is the folder as given to ListNames.
+	Root string
+	// Entries are the files and links to files found, in no set order.
+	Entries []Entry
+}
+
+// Entry is one name of a Listing.
+type Entry struct {
+	// Path is the file's FileInfo.Path (its "file:" URI).
+	Path string
+	// LocalPath is the file's path in the local file system.
+	LocalPath string
+	// link marks a symbolic link, which Stat follows and keeps only when
+	// it leads to a regular file.
+	link bool
+	// info is set when the root itself is a file, already stat-ed.
+	info *FileInfo
+}
+
+// ListNames lists the names under root as List does (the same hidden-file
+// rules, links and errors), without reading any file's attributes.
+func ListNames(root string) (*Listing, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
@@ -84,8 +120,11 @@ func List(root string) ([]FileInfo, error) {
 		}
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
+	l := &Listing{Root: root}
 	if !st.IsDir() {
-		return []FileInfo{fileInfo(abs, st)}, nil
+		fi := fileInfo(abs, st)
+		l.Entries = []Entry{{Path: fi.Path, LocalPath: abs, info: &fi}}
+		return l, nil
 	}
 	// WalkDir does not follow a link, not even the root: walk the
 	// folder the root links to and name its files under the root.
@@ -93,7 +132,9 @@ func List(root string) ([]FileInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
-	var files []FileInfo
+	// dirURI caches the URI of the folder being walked: a file name of
+	// plain characters is appended to it instead of encoding its path.
+	var dir, dirURI string
 	err = filepath.WalkDir(walk, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -104,7 +145,8 @@ func List(root string) ([]FileInfo, error) {
 		if walk != abs {
 			p = filepath.Join(abs, strings.TrimPrefix(p, walk))
 		}
-		if Hidden(e.Name()) {
+		name := e.Name()
+		if Hidden(name) {
 			if e.IsDir() {
 				return filepath.SkipDir
 			}
@@ -113,20 +155,62 @@ func List(root string) ([]FileInfo, error) {
 		if e.IsDir() {
 			return nil
 		}
-		st, err := os.Stat(p) // follows a link to a file
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil // deleted while listing, or a dangling link
-			}
-			return err
+		t := e.Type()
+		if !t.IsRegular() && t&fs.ModeSymlink == 0 {
+			return nil // a device, socket or pipe
 		}
-		if st.Mode().IsRegular() {
-			files = append(files, fileInfo(p, st))
+		if d := filepath.Dir(p); d != dir {
+			dir, dirURI = d, FileURI(d)
 		}
+		uri := ""
+		if plainName(name) && !strings.HasSuffix(dirURI, "/") {
+			uri = dirURI + "/" + name
+		} else {
+			uri = FileURI(p)
+		}
+		l.Entries = append(l.Entries, Entry{Path: uri, LocalPath: p, link: t&fs.ModeSymlink != 0})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
+	}
+	return l, nil
+}
+
+// plainName reports whether a file name is made of characters a URI path
+// keeps as they are, so its URI is its folder's URI, "/" and the name.
+func plainName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// Stat returns the FileInfo of the given entries of l, in ingestion order
+// (see SortFiles). An entry deleted since the listing, a dangling link and
+// a link to a folder are left out.
+func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
+	files := make([]FileInfo, 0, len(entries))
+	for _, e := range entries {
+		if e.info != nil {
+			files = append(files, *e.info)
+			continue
+		}
+		st, err := os.Stat(e.LocalPath) // follows a link to a file
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // deleted since the listing, or a dangling link
+			}
+			return nil, fmt.Errorf("list landing folder %s: %w", l.Root, err)
+		}
+		if st.Mode().IsRegular() {
+			fi := fileInfo(e.LocalPath, st)
+			fi.Path = e.Path
+			files = append(files, fi)
+		}
 	}
 	SortFiles(files)
 	return files, nil

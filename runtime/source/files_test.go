@@ -118,6 +118,55 @@ func TestList(t *testing.T) {
 	}
 }
 
+// TestListNames checks that the names-only listing gives every file the
+// URI FileURI gives its path (names that need no encoding take a shortcut)
+// and that Stat of some entries returns just those, in ingestion order.
+func TestListNames(t *testing.T) {
+	root := writeTree(t, map[string]int{
+		"plain-1_a.csv":     3,
+		"with space.csv":    1,
+		"per%cent.csv":      2,
+		"a+b=c;d,e@f:g.csv": 4,
+		"ünï.csv":           5,
+		"sub dir/x.csv":     6,
+		"sub dir/y~z.csv":   0,
+		".hidden.csv":       0,
+		"_SUCCESS":          0,
+	})
+	l, err := ListNames(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range l.Entries {
+		rel, _ := filepath.Rel(root, e.LocalPath)
+		names = append(names, filepath.ToSlash(rel))
+		if want := FileURI(e.LocalPath); e.Path != want {
+			t.Errorf("entry %s: Path %q, want %q", rel, e.Path, want)
+		}
+	}
+	slices.Sort(names)
+	want := []string{"a+b=c;d,e@f:g.csv", "per%cent.csv", "plain-1_a.csv", "sub dir/x.csv", "sub dir/y~z.csv", "with space.csv", "ünï.csv"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("ListNames = %q, want %q", names, want)
+	}
+	var some []Entry
+	for _, e := range l.Entries {
+		if strings.HasSuffix(e.LocalPath, "x.csv") || strings.HasSuffix(e.LocalPath, "space.csv") {
+			some = append(some, e)
+		}
+	}
+	os.Remove(filepath.Join(root, "per%cent.csv")) // deleted after the listing: left out
+	some = append(some, Entry{Path: FileURI(filepath.Join(root, "per%cent.csv")), LocalPath: filepath.Join(root, "per%cent.csv")})
+	files, err := l.Stat(some)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2 || files[0].Name != "with space.csv" || files[1].Name != "x.csv" || files[1].Size != int64(len("sub dir/x.csv")) {
+		t.Errorf("Stat = %+v, want with space.csv then x.csv", files)
+	}
+}
+
 func TestListSingleFileAndSymlink(t *testing.T) {
 	root := writeTree(t, map[string]int{"data/a.json": 1, "other/b.json": 2})
 	if err := os.Symlink(filepath.Join(root, "other", "b.json"), filepath.Join(root, "data", "link.json")); err != nil {
