@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -21,7 +22,8 @@ import (
 //	metadata.json      the flow's id (the Delta txn appId), definition and inputs
 //	offsets/<N>.json   written before micro-batch N runs: what it reads
 //	commits/<N>.json   written after micro-batch N is committed to the table
-//	compact/<N>.json   every compactEvery batches: all files seen through N
+//	compact/<N>.seen   every compactEvery batches: all files seen through N
+//	                   (see writeCompact; compact/<N>.json before 0.9)
 //
 // This is Structured Streaming's checkpoint design (offsets as a
 // write-ahead log, commits as the record of completion, a compacted file
@@ -122,7 +124,7 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	if err := json.Unmarshal(data, &cp.meta); err != nil {
 		return nil, fmt.Errorf("checkpoint %s: metadata.json is corrupt (%v); a full refresh of the flow's table resets it", dir, err)
 	}
-	commits, err := batchNumbers(filepath.Join(dir, "commits"))
+	commits, err := batchNumbers(filepath.Join(dir, "commits"), ".json")
 	if err != nil {
 		return nil, err
 	}
@@ -132,31 +134,20 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	// Seen files: the newest compaction at or before the last commit, then
 	// every offsets file after it.
 	from := int64(0)
-	compacts, err := batchNumbers(filepath.Join(dir, "compact"))
+	compacts, err := compactions(dir)
 	if err != nil {
 		return nil, err
 	}
 	for i := len(compacts) - 1; i >= 0; i-- {
-		if compacts[i] <= cp.committed {
-			var c compactRecord
-			if err := readJSON(filepath.Join(dir, "compact", batchName(compacts[i])), &c); err != nil {
+		if compacts[i].batch <= cp.committed {
+			if err := cp.readCompact(compacts[i].path); err != nil {
 				return nil, err
 			}
-			for input, paths := range c.Seen {
-				m := map[string]bool{}
-				for _, p := range paths {
-					m[p] = true
-				}
-				cp.seen[input] = m
-			}
-			for input, v := range c.Versions {
-				cp.versions[input] = v
-			}
-			from = compacts[i] + 1
+			from = compacts[i].batch + 1
 			break
 		}
 	}
-	offsets, err := batchNumbers(filepath.Join(dir, "offsets"))
+	offsets, err := batchNumbers(filepath.Join(dir, "offsets"), ".json")
 	if err != nil {
 		return nil, err
 	}
@@ -198,10 +189,146 @@ func (cp *checkpoint) apply(o *batchOffsets) {
 	}
 }
 
-// compactRecord is compact/<N>.json.
+// compactRecord is compact/<N>.json, the JSON form of the compacted
+// record written before 0.9, still read.
 type compactRecord struct {
 	Seen     map[string][]string `json:"seen"`
 	Versions map[string]int64    `json:"versions"`
+}
+
+// compactFile is one compacted record in compact/.
+type compactFile struct {
+	batch int64
+	path  string
+}
+
+// compactions lists the compacted records of the checkpoint in dir,
+// oldest first, in either form.
+func compactions(dir string) ([]compactFile, error) {
+	var out []compactFile
+	for _, ext := range []string{".json", seenExt} {
+		nums, err := batchNumbers(filepath.Join(dir, "compact"), ext)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range nums {
+			out = append(out, compactFile{n, filepath.Join(dir, "compact", strconv.FormatInt(n, 10)+ext)})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].batch < out[j].batch })
+	return out, nil
+}
+
+// seenExt names the compacted record: a text file, so that reading the
+// paths of ten thousand files is splitting lines, not decoding JSON.
+const seenExt = ".seen"
+
+// seenHeader is the first line of a compacted record.
+const seenHeader = "pipegen processed files v1"
+
+// writeCompact writes the compacted record of the files seen and table
+// versions read through the last committed batch:
+//
+//	pipegen processed files v1
+//	version <TAB> input <TAB> last table version read
+//	files <TAB> input <TAB> count
+//	<one path per line, sorted: count lines>
+//
+// Paths are "file:" URIs, percent-encoded, so they hold no line breaks or
+// tabs; input names are dataset names.
+func (cp *checkpoint) writeCompact(path string) error {
+	return writeFileStreamed(path, func(w io.Writer) error {
+		io.WriteString(w, seenHeader+"\n")
+		for _, input := range sortedKeys(cp.versions) {
+			fmt.Fprintf(w, "version\t%s\t%d\n", input, cp.versions[input])
+		}
+		for _, input := range sortedKeys(cp.seen) {
+			paths := sortedKeys(cp.seen[input])
+			fmt.Fprintf(w, "files\t%s\t%d\n", input, len(paths))
+			for _, p := range paths {
+				if _, err := io.WriteString(w, p+"\n"); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// readCompact adds a compacted record, in either form, to cp.
+func (cp *checkpoint) readCompact(path string) error {
+	if strings.HasSuffix(path, ".json") {
+		var c compactRecord
+		if err := readJSON(path, &c); err != nil {
+			return err
+		}
+		for input, paths := range c.Seen {
+			m := make(map[string]bool, len(paths))
+			for _, p := range paths {
+				m[p] = true
+			}
+			cp.seen[input] = m
+		}
+		for input, v := range c.Versions {
+			cp.versions[input] = v
+		}
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	corrupt := func(line int, why string) error {
+		return fmt.Errorf("%s:%d is corrupt (%s); a full refresh of the flow's table resets the checkpoint", path, line, why)
+	}
+	text := string(data)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		return corrupt(strings.Count(text, "\n")+1, "unterminated last line: the file was cut short")
+	}
+	line := 0
+	next := func() (string, bool) {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			return "", false
+		}
+		l := text[:i]
+		text = text[i+1:]
+		line++
+		return l, true
+	}
+	if h, ok := next(); !ok || h != seenHeader {
+		return corrupt(1, "not a processed-file record")
+	}
+	for {
+		l, ok := next()
+		if !ok {
+			return nil
+		}
+		f := strings.Split(l, "\t")
+		if len(f) != 3 {
+			return corrupt(line, "want kind, input and number")
+		}
+		n, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil {
+			return corrupt(line, err.Error())
+		}
+		switch f[0] {
+		case "version":
+			cp.versions[f[1]] = n
+		case "files":
+			m := make(map[string]bool, n)
+			for range n {
+				p, ok := next()
+				if !ok {
+					return corrupt(line+1, fmt.Sprintf("%d of %d paths of %s", len(m), n, f[1]))
+				}
+				m[p] = true
+			}
+			cp.seen[f[1]] = m
+		default:
+			return corrupt(line, "unknown kind "+strconv.Quote(f[0]))
+		}
+	}
 }
 
 // writeOffsets records batch o before it runs.
@@ -226,27 +353,28 @@ func (cp *checkpoint) commit(o *batchOffsets) error {
 }
 
 // compact writes the seen-files record through the last committed batch and
-// removes offsets and commits older than keepBatches behind it.
+// removes offsets and commits older than keepBatches behind it, and older
+// compactions.
 func (cp *checkpoint) compact() error {
-	c := compactRecord{Seen: map[string][]string{}, Versions: cp.versions}
-	for input, m := range cp.seen {
-		paths := make([]string, 0, len(m))
-		for p := range m {
-			paths = append(paths, p)
-		}
-		sort.Strings(paths)
-		c.Seen[input] = paths
-	}
-	if err := writeFileAtomic(filepath.Join(cp.dir, "compact", batchName(cp.committed)), mustJSON(c)); err != nil {
+	if err := cp.writeCompact(filepath.Join(cp.dir, "compact", strconv.FormatInt(cp.committed, 10)+seenExt)); err != nil {
 		return err
 	}
-	for _, sub := range []string{"offsets", "commits", "compact"} {
-		nums, err := batchNumbers(filepath.Join(cp.dir, sub))
+	compacts, err := compactions(cp.dir)
+	if err != nil {
+		return err
+	}
+	for _, c := range compacts {
+		if c.batch < cp.committed {
+			os.Remove(c.path)
+		}
+	}
+	for _, sub := range []string{"offsets", "commits"} {
+		nums, err := batchNumbers(filepath.Join(cp.dir, sub), ".json")
 		if err != nil {
 			return err
 		}
 		for _, n := range nums {
-			if n < cp.committed-keepBatches || (sub == "compact" && n < cp.committed) {
+			if n < cp.committed-keepBatches {
 				os.Remove(filepath.Join(cp.dir, sub, batchName(n)))
 			}
 		}
@@ -256,8 +384,8 @@ func (cp *checkpoint) compact() error {
 
 func batchName(n int64) string { return strconv.FormatInt(n, 10) + ".json" }
 
-// batchNumbers lists the batch numbers of the N.json files in dir, sorted.
-func batchNumbers(dir string) ([]int64, error) {
+// batchNumbers lists the batch numbers of the N<ext> files in dir, sorted.
+func batchNumbers(dir, ext string) ([]int64, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -268,10 +396,10 @@ func batchNumbers(dir string) ([]int64, error) {
 	var out []int64
 	for _, e := range entries {
 		name := e.Name()
-		if filepath.Ext(name) != ".json" {
+		if filepath.Ext(name) != ext {
 			continue
 		}
-		n, err := strconv.ParseInt(name[:len(name)-5], 10, 64)
+		n, err := strconv.ParseInt(name[:len(name)-len(ext)], 10, 64)
 		if err == nil {
 			out = append(out, n)
 		}

@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -90,16 +93,80 @@ func TestCheckpointRecovery(t *testing.T) {
 		t.Errorf("after compaction seen %d files, want %d", len(got), len(want))
 	}
 	// Old batches are pruned: the record stays compact.
-	nums, err := batchNumbers(filepath.Join(dir, "offsets"))
+	nums, err := batchNumbers(filepath.Join(dir, "offsets"), ".json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(nums) > keepBatches+compactEvery+1 {
 		t.Errorf("%d offsets files kept after compaction, want at most %d", len(nums), keepBatches+compactEvery+1)
 	}
-	compacts, _ := batchNumbers(filepath.Join(dir, "compact"))
+	compacts, _ := batchNumbers(filepath.Join(dir, "compact"), seenExt)
 	if len(compacts) != 1 || compacts[0] != 29 {
 		t.Errorf("compactions kept %v, want [29]", compacts)
+	}
+}
+
+// TestCheckpointCompactForms reads a compacted record written before 0.9
+// (JSON), rewrites it as a line file at the next compaction and reads that
+// back; a damaged line file is an error naming the file and line.
+func TestCheckpointCompactForms(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "flow")
+	meta := checkpointMeta{Flow: "f", Inputs: []string{"src", "up"}}
+	if _, err := loadCheckpoint(dir, meta); err != nil {
+		t.Fatal(err)
+	}
+	old := compactRecord{Seen: map[string][]string{"src": {"file:/l/a.csv", "file:/l/b%20c.csv"}}, Versions: map[string]int64{"up": 7}}
+	for _, f := range []string{"compact/9.json", "commits/9.json"} {
+		if err := writeFileAtomic(filepath.Join(dir, f), mustJSON(old)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cp, err := loadCheckpoint(dir, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seenPaths(cp, "src"); cp.committed != 9 || !slices.Equal(got, old.Seen["src"]) || cp.versions["up"] != 7 {
+		t.Fatalf("from the JSON record: committed %d, seen %v, versions %v", cp.committed, got, cp.versions)
+	}
+	for n := int64(10); n < 20; n++ {
+		b := offsetsOf(n, "src", fmt.Sprintf("file:/l/n%d.csv", n))
+		b.Inputs["up"] = inputOffset{Versions: &versionRange{From: 7 + n - 10, To: 8 + n - 10}}
+		if err := cp.writeOffsets(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := cp.commit(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := seenPaths(cp, "src")
+	compacts, err := compactions(dir)
+	if err != nil || len(compacts) != 1 || compacts[0].path != filepath.Join(dir, "compact", "19"+seenExt) {
+		t.Fatalf("compactions after batch 19: %v, %v; want compact/19.seen alone", compacts, err)
+	}
+	cp, err = loadCheckpoint(dir, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seenPaths(cp, "src"); len(got) != 12 || !slices.Equal(got, want) || cp.versions["up"] != 17 {
+		t.Errorf("from the line record: seen %v, versions %v; want %v and up at 17", got, cp.versions, want)
+	}
+	data, err := os.ReadFile(compacts[0].path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{strings.Replace(string(data), seenHeader, "something else", 1), "19.seen:1 is corrupt"},
+		{string(data[:strings.LastIndexByte(string(data[:len(data)-1]), '\n')+1]), "11 of 12 paths of src"},
+		{string(data[:len(data)-1]), "unterminated"},
+		{strings.Replace(string(data), "files\tsrc\t12", "files\tsrc\ttwelve", 1), "19.seen:3 is corrupt"},
+	} {
+		if err := os.WriteFile(compacts[0].path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := loadCheckpoint(dir, meta)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "full refresh") {
+			t.Errorf("damaged record: error %v, want one with %q and the full refresh hint", err, tc.want)
+		}
 	}
 }
 
