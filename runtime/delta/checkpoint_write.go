@@ -166,6 +166,11 @@ func WriteCheckpoint(table string, version int64, now time.Time) (LastCheckpoint
 		if err != nil {
 			return err
 		}
+		if _, ok := ReadChecksum(table, version); !ok {
+			if sum, ok := checksumOf(st); ok {
+				writeChecksum(table, version, sum) // starts the chain for tables written without checksums
+			}
+		}
 		lc = LastCheckpoint{Version: version, Size: int64(len(rows)), SizeInBytes: size, NumOfAddFiles: adds}
 		data, _ := json.Marshal(lc)
 		return writeLogFile(filepath.Join(LogDir(table), "_last_checkpoint"), data)

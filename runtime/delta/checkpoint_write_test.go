@@ -150,17 +150,22 @@ func TestCheckpointEveryTenCommits(t *testing.T) {
 	if strings.ReplaceAll(describe(fresh), moved, table) != describe(want) {
 		t.Errorf("fresh reader through the checkpoint:\n%s\nJSON replay:\n%s", describe(fresh), describe(want))
 	}
-	// LoadMetadata: the same snapshot without its files, from the
-	// checkpoint's protocol, metaData and txn columns.
-	other := copyTable(t, moved)
-	meta, err := delta.LoadMetadata(other)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// LoadMetadata: the same snapshot without its files, from version
+	// 25's checksum file, or without one from the checkpoint's protocol,
+	// metaData and txn columns.
 	wantMeta := *want
 	wantMeta.Files = nil
-	if strings.ReplaceAll(describe(meta), other, table) != describe(&wantMeta) || meta.Files != nil {
-		t.Errorf("LoadMetadata:\n%s\nwant:\n%s", describe(meta), describe(&wantMeta))
+	other := copyTable(t, moved)
+	noSums := copyTable(t, moved)
+	os.Remove(delta.ChecksumPath(noSums, 25))
+	for name, dir := range map[string]string{"from the checksum": other, "from the checkpoint": noSums} {
+		meta, err := delta.LoadMetadata(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ReplaceAll(describe(meta), dir, table) != describe(&wantMeta) || meta.Files != nil {
+			t.Errorf("LoadMetadata %s:\n%s\nwant:\n%s", name, describe(meta), describe(&wantMeta))
+		}
 	}
 	if v, err := delta.LatestVersion(moved); err != nil || v != 25 {
 		t.Errorf("latest version %d, %v; want 25", v, err)
@@ -175,6 +180,81 @@ func TestCheckpointEveryTenCommits(t *testing.T) {
 	slices.Sort(ids)
 	if !slices.Equal(rows, ids) {
 		t.Errorf("rows through the checkpoint:\n  %s\nwant\n  %s", strings.Join(rows, "\n  "), strings.Join(ids, "\n  "))
+	}
+}
+
+// TestVersionChecksums checks the checksum file beside every commit
+// against a replay of the JSON commits (files, bytes, txns, metadata), that
+// a table written without checksums gets them again from its next
+// checkpoint on, and that a damaged checksum is ignored by LoadMetadata.
+func TestVersionChecksums(t *testing.T) {
+	table := filepath.Join(t.TempDir(), "long")
+	buildLongTable(t, table, 25, nil)
+	replay := jsonOnly(t, table)
+	check := func(table string, from, to int64) {
+		t.Helper()
+		for v := from; v <= to; v++ {
+			sum, ok := delta.ReadChecksum(table, v)
+			if !ok {
+				t.Errorf("version %d: no usable checksum file", v)
+				continue
+			}
+			snap, err := delta.LoadVersion(replay, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var size int64
+			for _, f := range snap.Files {
+				size += f.Size
+			}
+			txns := map[string]int64{}
+			for _, tx := range sum.SetTransactions {
+				txns[tx.AppID] = tx.Version
+			}
+			if sum.NumFiles != int64(len(snap.Files)) || sum.TableSizeBytes != size || fmt.Sprint(txns) != fmt.Sprint(snap.Txns) ||
+				sum.Metadata.ID != snap.Metadata.ID || fmt.Sprint(sum.Metadata.Configuration) != fmt.Sprint(snap.Metadata.Configuration) ||
+				sum.Protocol.MinWriterVersion != snap.Protocol.MinWriterVersion {
+				t.Errorf("version %d: checksum %d files, %d bytes, txns %v, conf %v; replay %d files, %d bytes, txns %v, conf %v", v,
+					sum.NumFiles, sum.TableSizeBytes, txns, sum.Metadata.Configuration, len(snap.Files), size, snap.Txns, snap.Metadata.Configuration)
+			}
+		}
+	}
+	check(table, 0, 25)
+
+	// Without checksums (a table written by an older pipegen), commits
+	// get none until the checkpoint at 30 writes one; the chain goes on.
+	entries, _ := os.ReadDir(delta.LogDir(table))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".crc") {
+			os.Remove(filepath.Join(delta.LogDir(table), e.Name()))
+		}
+	}
+	bare := copyTable(t, table) // another path: not this process's cached state
+	eu := delta.PartitionValues{"region": "eu", "pday": "2024-03-01"}
+	for v := 26; v <= 32; v++ {
+		snap, err := delta.LoadMetadata(bare)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add := writeDataFile(t, bare, fmt.Sprintf("part-%03d.parquet", v), eu, rowsFor([]int64{int64(v)}, eu))
+		if _, err := delta.Append(bare, snap, []delta.Add{add}, delta.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := delta.ReadChecksum(bare, int64(v)); ok != (v >= 30) {
+			t.Errorf("version %d: checksum present %v, want %v", v, ok, v >= 30)
+		}
+	}
+	replay = jsonOnly(t, bare)
+	check(bare, 30, 32)
+
+	// A damaged checksum is ignored.
+	if err := os.WriteFile(delta.ChecksumPath(bare, 32), []byte(`{"tableSizeBytes":1,"numFiles":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	damaged := copyTable(t, bare)
+	meta, err := delta.LoadMetadata(damaged)
+	if err != nil || meta.Version != 32 || meta.Metadata.Configuration["quality"] != "gold" {
+		t.Errorf("LoadMetadata with a damaged checksum: %+v, %v", meta, err)
 	}
 }
 
@@ -308,10 +388,10 @@ func TestCleanupExpiredLogs(t *testing.T) {
 	}
 	var want []string
 	for v := 0; v < 10; v++ {
-		want = append(want, fmt.Sprintf("%020d.json", v))
+		want = append(want, fmt.Sprintf("%020d.crc", v), fmt.Sprintf("%020d.json", v))
 	}
 	if !slices.Equal(names, want) {
-		t.Errorf("removed %v, want commits 0..9", names)
+		t.Errorf("removed %v, want commits 0..9 and their checksums", names)
 	}
 	for _, v := range []int64{10, 14, 20, 25} {
 		if _, err := delta.LoadVersion(table, v); err != nil {
@@ -328,8 +408,8 @@ func TestCleanupExpiredLogs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(removed) != 11 || !strings.HasSuffix(removed[0], "00000000000000000010.checkpoint.parquet") {
-		t.Errorf("second cleanup removed %v, want checkpoint 10 and commits 10..19", removed)
+	if len(removed) != 21 || !strings.HasSuffix(removed[0], "00000000000000000010.checkpoint.parquet") {
+		t.Errorf("second cleanup removed %v, want checkpoint 10 and commits 10..19 with their checksums", removed)
 	}
 	if snap, err := delta.LoadVersion(table, 25); err != nil || len(snap.Files) != 22 {
 		t.Errorf("latest after cleanup: %v", err)

@@ -299,6 +299,7 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 		return version, err
 	}
 	noteCommit(table, readVersion, actions)
+	writeChecksumAfter(table, readVersion, version, actions)
 	m := opts.Metadata
 	if m == nil {
 		m = &snap.Metadata

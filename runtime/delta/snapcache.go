@@ -244,10 +244,12 @@ func withState(table string, version int64, fn func(st *state) error) error {
 // LoadMetadata returns the latest snapshot of the table without its data
 // files (Files is nil): version, protocol, metadata, schema and txns, what
 // a writer appending to the table or a reader checking its version needs.
-// It reads only the protocol, metaData and txn columns of the checkpoint
-// and the commits after it, so its cost does not grow with the number of
-// files of the table; when this process holds the table's state it reads
-// nothing but the commits that are new.
+// When this process holds the table's state it reads nothing but the
+// commits that are new; otherwise it finds the latest version (see
+// LatestVersion) and reads its checksum file (see VersionChecksum), or,
+// without one, the protocol, metaData and txn rows of the checkpoint and
+// the commits after it. Either way its cost does not grow with the number
+// of files of the table.
 func LoadMetadata(table string) (*Snapshot, error) {
 	c := cacheOf(table)
 	c.mu.Lock()
@@ -261,6 +263,11 @@ func LoadMetadata(table string) (*Snapshot, error) {
 		return s, nil
 	}
 	c.mu.Unlock()
+	if latest, err := probeLatest(table); err == nil && latest >= 0 {
+		if sum, ok := ReadChecksum(table, latest); ok {
+			return sum.snapshot(table, latest)
+		}
+	}
 	v, files, ok := hintedCheckpoint(table)
 	if ok {
 		ok, _ = exists(CommitPath(table, v))
