@@ -20,7 +20,8 @@ import (
 // 10,000): N updates, each ingesting one new small CSV file, as cron would
 // run them for years. It reports the wall and CPU time of a no-op update
 // (no new file) of a fresh pipeline after 10 updates and of the long-lived
-// one after N, each the median of 15 runs of the program, and checks the state a long life leaves: every row ingested
+// one after N, each the median of 15 runs of the program (taken at the end,
+// alternating, so both see the same machine), and checks the state a long life leaves: every row ingested
 // once, tables opened through checkpoints, a processed-file record that
 // holds one line per file and nothing per run. The figures are reported,
 // not asserted (tests never assert timings); the goal is a ratio within 2.
@@ -67,7 +68,6 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 	base := t.TempDir()
 	os.MkdirAll(filepath.Join(base, "landing"), 0o755)
 	runUpdates(base, 0, 10, started)
-	after10, cpu10 := soakNoOp(t, bin, base, "after 10 updates")
 
 	// The long life, in PIPEGEN_SOAK_DIR when set (kept, and resumed from
 	// the files it already holds), else in a temporary directory.
@@ -87,7 +87,16 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 		t.Logf("resuming %s after %d updates", dir, len(done))
 	}
 	runUpdates(dir, len(done), n, started)
-	afterN, cpuN := soakNoOp(t, bin, dir, fmt.Sprintf("after %d updates", n))
+	// Both no-op figures are taken now, alternating, so that they see the
+	// same machine.
+	var walls10, cpus10, wallsN, cpusN []time.Duration
+	for range 15 {
+		w, c := soakNoOp(t, bin, base, "after 10 updates")
+		walls10, cpus10 = append(walls10, w), append(cpus10, c)
+		w, c = soakNoOp(t, bin, dir, fmt.Sprintf("after %d updates", n))
+		wallsN, cpusN = append(wallsN, w), append(cpusN, c)
+	}
+	after10, cpu10, afterN, cpuN := median(walls10), median(cpus10), median(wallsN), median(cpusN)
 	t.Logf("no-op update of the retail example, median of 15: wall %.1f ms after 10 updates, %.1f ms after %d updates (ratio %.2f); "+
 		"CPU %.1f ms and %.1f ms (ratio %.2f); the updates took %s",
 		lifeMillis(after10), lifeMillis(afterN), n, float64(afterN)/float64(after10),
@@ -134,31 +143,31 @@ func soakRunArgs(dir string) []string {
 	return []string{"run", "--warehouse", "wh", "--param", "landing=" + filepath.Join(dir, "landing")}
 }
 
-// soakNoOp returns the median wall and CPU (user + system) time of 15
-// no-op updates of the pipeline in dir; CPU time is the steadier figure on
-// a shared machine.
+// soakNoOp runs a no-op update of the pipeline in dir and returns its
+// wall and CPU (user + system) time; CPU time is the steadier figure on a
+// shared machine.
 func soakNoOp(t *testing.T, bin, dir, label string) (wall, cpu time.Duration) {
 	t.Helper()
-	var walls, cpus []time.Duration
-	for range 15 {
-		cmd := exec.Command(bin, soakRunArgs(dir)...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "PIPEGEN_FAULT=")
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s: %v\n%s", label, err, stderr.String())
-		}
-		walls = append(walls, time.Since(start))
-		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-		if !strings.Contains(stderr.String(), "order_lines_bronze: 0 rows in") || !strings.Contains(stderr.String(), "NO_OP") {
-			t.Fatalf("%s: the no-op update did something:\n%s", label, stderr.String())
-		}
+	cmd := exec.Command(bin, soakRunArgs(dir)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PIPEGEN_FAULT=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", label, err, stderr.String())
 	}
-	slices.Sort(walls)
-	slices.Sort(cpus)
-	return walls[len(walls)/2], cpus[len(cpus)/2]
+	wall = time.Since(start)
+	if !strings.Contains(stderr.String(), "order_lines_bronze: 0 rows in") || !strings.Contains(stderr.String(), "NO_OP") {
+		t.Fatalf("%s: the no-op update did something:\n%s", label, stderr.String())
+	}
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 func lifeMillis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
