@@ -555,7 +555,7 @@ func (st *cdcStore) collect(live map[string]bool) {
 // are no longer live.
 func (h *tableHandle) commitMerge(removes, adds []delta.Add, changes []delta.CDC, txn *txnAction, params map[string]any) error {
 	opts := delta.WriteOptions{Operation: "MERGE", OperationParameters: params, Changes: changes}
-	return h.commitExisting(opts, txn, func(s *delta.Snapshot, opts delta.WriteOptions) error {
+	return h.commitExisting(opts, txn, true, func(s *delta.Snapshot, opts delta.WriteOptions) error {
 		_, err := delta.ReplaceFiles(h.path, s, removes, adds, opts)
 		return err
 	})

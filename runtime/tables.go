@@ -263,7 +263,7 @@ func evolve(table string, have, want types.Schema) (types.Schema, bool, error) {
 // checkSchema reports whether rows of d's schema can be written to the
 // existing table without a full refresh.
 func (h *tableHandle) checkSchema(d *tableDesc) error {
-	s, err := h.snapshot()
+	s, err := h.meta()
 	if err != nil || s == nil {
 		return err
 	}
@@ -339,25 +339,31 @@ func (h *tableHandle) adds(files []dataFile) []delta.Add {
 }
 
 // commitAppend commits the files as a blind append with the flow's txn.
+// An append needs the table's metadata, not its files.
 func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, params map[string]any) error {
 	adds := h.adds(files)
-	return h.commitExisting(delta.WriteOptions{Operation: op, OperationParameters: params}, txn, func(s *delta.Snapshot, opts delta.WriteOptions) error {
+	return h.commitExisting(delta.WriteOptions{Operation: op, OperationParameters: params}, txn, false, func(s *delta.Snapshot, opts delta.WriteOptions) error {
 		_, err := delta.Append(h.path, s, adds, opts)
 		return err
 	})
 }
 
 // commitExisting commits to the existing table with write, given the
-// latest snapshot and opts with the flow's txn; it reloads and retries
-// when another writer committed first.
-func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, write func(s *delta.Snapshot, opts delta.WriteOptions) error) error {
+// latest snapshot (with its live files when withFiles, else its metadata
+// only) and opts with the flow's txn; it reloads and retries when another
+// writer committed first.
+func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, withFiles bool, write func(s *delta.Snapshot, opts delta.WriteOptions) error) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if txn != nil {
 		opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
 	}
 	for attempt := 0; ; attempt++ {
-		s, err := h.snapshot()
+		load := h.meta
+		if withFiles {
+			load = h.snapshot
+		}
+		s, err := load()
 		if err != nil {
 			return err
 		}

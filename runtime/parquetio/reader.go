@@ -115,7 +115,7 @@ func Open(name string, f io.ReaderAt, size int64, want types.Schema, partitionVa
 			r, err = nil, fmt.Errorf("read %s: corrupt Parquet file: %v", name, p)
 		}
 	}()
-	file, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(1<<20))
+	file, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true), parquet.ReadBufferSize(readBufferSize(size)))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: not a readable Parquet file: %w", name, err)
 	}
@@ -129,6 +129,15 @@ func Open(name string, f io.ReaderAt, size int64, want types.Schema, partitionVa
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	return r, nil
+}
+
+// readBufferSize is the size of the buffer each column chunk is read
+// through: 1 MiB for large files, less for small ones, whose columns are
+// small (a buffer is allocated and cleared per column, so a 1 MiB buffer
+// for each of the 40 columns of a 100 KB Delta checkpoint cost more than
+// reading it).
+func readBufferSize(fileSize int64) int {
+	return int(min(max(fileSize/8, 4<<10), 1<<20))
 }
 
 // NumRows returns the number of rows in the file.
