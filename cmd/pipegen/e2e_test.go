@@ -422,34 +422,49 @@ func crashAtFaultPoints(t *testing.T, soak bool) {
 	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
 	steps := retailSteps(t)
 	ref := referenceRun(t, bin, steps)
-	for _, tc := range faultCases {
+	runFaultCases(t, bin, steps, ref, faultCases, soak, func(t *testing.T, p program) {
+		// The killed run's lock is left behind and reclaimed.
+		if _, err := os.Stat(filepath.Join(p.dir, "wh", "_pipelines", "retail_batches", "lock")); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// runFaultCases runs the scenario once per fault case (soak cases only
+// with soak), in parallel: the case's step runs with PIPEGEN_FAULT set and
+// must be killed there; afterKill (may be nil) inspects what the kill
+// left; the step is rerun (with tc.rerun's flags when set) and the
+// scenario finished, every table compared after every step with the
+// uninterrupted run ref, and the final warehouse read by DuckDB.
+func runFaultCases(t *testing.T, bin string, steps []step, ref *reference, cases []faultCase, soak bool, afterKill func(t *testing.T, p program)) {
+	for _, tc := range cases {
 		if tc.soak && !soak {
 			continue
 		}
-		t.Run(fmt.Sprintf("step%d/%s/%s", tc.step, tc.fault, strings.Join(tc.rerun, "")), func(t *testing.T) {
+		name := fmt.Sprintf("step%d/%s", tc.step, tc.fault)
+		if tc.rerun != nil {
+			name += "/" + strings.Join(tc.rerun, "")
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			p := program{bin: bin, dir: t.TempDir()}
 			for i, s := range steps {
 				land(t, p.dir, s.land)
+				args := s.args
 				if i+1 == tc.step {
 					r := p.run(t, []string{"PIPEGEN_FAULT=" + tc.fault}, s.args...)
 					if !r.killed {
 						t.Fatalf("the fault %s was not reached in step %d (exit %d)\n%s", tc.fault, tc.step, r.code, r.stderr)
 					}
-					// The killed run's lock is left behind and reclaimed.
-					if _, err := os.Stat(filepath.Join(p.dir, "wh", "_pipelines", "retail_batches", "lock")); err != nil {
-						t.Fatal(err)
+					if afterKill != nil {
+						afterKill(t, p)
 					}
 					if tc.rerun != nil {
-						p.mustRun(t, tc.rerun...)
-					} else {
-						p.mustRun(t, s.args...)
+						args = tc.rerun
 					}
-				} else {
-					p.mustRun(t, s.args...)
 				}
-				got := warehouseRows(t, filepath.Join(p.dir, "wh"))
-				if d := diffWarehouses(ref.states[i], got); d != "" {
+				p.mustRun(t, args...)
+				if d := diffWarehouses(ref.states[i], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
 					t.Fatalf("after step %d, the warehouse differs from an uninterrupted run:\n%s", i+1, d)
 				}
 			}

@@ -454,28 +454,7 @@ func TestStatefulCrashAtFaultPoints(t *testing.T) {
 	bin := buildProgram(t, statefulSpec)
 	steps := statefulSteps(t)
 	ref := statefulReference(t, bin, steps)
-	for _, tc := range statefulFaults {
-		if tc.soak && !soak {
-			continue
-		}
-		t.Run(fmt.Sprintf("step%d/%s", tc.step, tc.fault), func(t *testing.T) {
-			t.Parallel()
-			p := program{bin: bin, dir: t.TempDir()}
-			for i, s := range steps {
-				land(t, p.dir, s.land)
-				if i+1 == tc.step {
-					r := p.run(t, []string{"PIPEGEN_FAULT=" + tc.fault}, s.args...)
-					if !r.killed {
-						t.Fatalf("the fault %s was not reached in step %d (exit %d)\n%s", tc.fault, tc.step, r.code, r.stderr)
-					}
-				}
-				p.mustRun(t, s.args...)
-				if d := diffWarehouses(ref.states[i], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
-					t.Fatalf("after step %d, the warehouse differs from an uninterrupted run:\n%s", i+1, d)
-				}
-			}
-		})
-	}
+	runFaultCases(t, bin, steps, ref, statefulFaults, soak, nil)
 }
 
 // TestStatefulRandomKills kills the stateful scenario's updates at random
