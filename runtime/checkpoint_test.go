@@ -193,3 +193,33 @@ func TestCheckpointTableVersions(t *testing.T) {
 		t.Errorf("last read version of up = %d, %v; want 3", v, ok)
 	}
 }
+
+// BenchmarkLoadCheckpoint10k loads the checkpoint of a flow that has read
+// 10,000 files: its compacted processed-file record, what every update of
+// a long-lived file source reads (make soak).
+func BenchmarkLoadCheckpoint10k(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "flow")
+	meta := checkpointMeta{Flow: "f", Inputs: []string{"src"}}
+	cp, err := loadCheckpoint(dir, meta)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for n := range int64(10000) {
+		b := offsetsOf(n, "src", fmt.Sprintf("file:/data/landing/retail/day-%05d.csv", n))
+		cp.apply(b)
+	}
+	cp.committed = 9999
+	if err := cp.compact(); err != nil {
+		b.Fatal(err)
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "commits", batchName(9999)), []byte("{}\n")); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		cp, err := loadCheckpoint(dir, meta)
+		if err != nil || len(cp.seen["src"]) != 10000 {
+			b.Fatal(err)
+		}
+	}
+}

@@ -384,8 +384,8 @@ func (fr *fileFrontier) stat(sourceName string, entries []source.Entry) ([]sourc
 			}
 		}
 		out = append(out, read...)
-		source.SortFiles(out)
 	}
+	source.SortFiles(out)
 	return out, nil
 }
 

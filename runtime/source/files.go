@@ -97,8 +97,9 @@ type Listing struct {
 type Entry struct {
 	// Path is the file's FileInfo.Path (its "file:" URI).
 	Path string
-	// LocalPath is the file's path in the local file system.
-	LocalPath string
+	// dir and name make the file's local path (see LocalPath): the
+	// folder's path is shared by its entries.
+	dir, name string
 	// link marks a symbolic link, which Stat follows and keeps only when
 	// it leads to a regular file.
 	link bool
@@ -106,8 +107,17 @@ type Entry struct {
 	info *FileInfo
 }
 
+// LocalPath returns the file's path in the local file system.
+func (e Entry) LocalPath() string {
+	if e.dir == "" {
+		return e.name
+	}
+	return e.dir + string(filepath.Separator) + e.name
+}
+
 // ListNames lists the names under root as List does (the same hidden-file
-// rules, links and errors), without reading any file's attributes.
+// rules, links and errors), without reading any file's attributes: one
+// unsorted directory read per folder, one string per file for its URI.
 func ListNames(root string) (*Listing, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -123,58 +133,63 @@ func ListNames(root string) (*Listing, error) {
 	l := &Listing{Root: root}
 	if !st.IsDir() {
 		fi := fileInfo(abs, st)
-		l.Entries = []Entry{{Path: fi.Path, LocalPath: abs, info: &fi}}
+		l.Entries = []Entry{{Path: fi.Path, name: abs, info: &fi}}
 		return l, nil
 	}
-	// WalkDir does not follow a link, not even the root: walk the
-	// folder the root links to and name its files under the root.
+	// A root that is a link is read: its files are named under the root.
 	walk, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
-	// dirURI caches the URI of the folder being walked: a file name of
-	// plain characters is appended to it instead of encoding its path.
-	var dir, dirURI string
-	err = filepath.WalkDir(walk, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == walk {
-			return nil
-		}
-		if walk != abs {
-			p = filepath.Join(abs, strings.TrimPrefix(p, walk))
-		}
-		name := e.Name()
-		if Hidden(name) {
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if e.IsDir() {
-			return nil
-		}
-		t := e.Type()
-		if !t.IsRegular() && t&fs.ModeSymlink == 0 {
-			return nil // a device, socket or pipe
-		}
-		if d := filepath.Dir(p); d != dir {
-			dir, dirURI = d, FileURI(d)
-		}
-		uri := ""
-		if plainName(name) && !strings.HasSuffix(dirURI, "/") {
-			uri = dirURI + "/" + name
-		} else {
-			uri = FileURI(p)
-		}
-		l.Entries = append(l.Entries, Entry{Path: uri, LocalPath: p, link: t&fs.ModeSymlink != 0})
-		return nil
-	})
-	if err != nil {
+	if err := l.walk(walk, abs); err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
 	return l, nil
+}
+
+// walk adds the files of the folder read at path, named under name, and
+// of its subfolders that are not hidden (links to folders are not
+// followed).
+func (l *Listing) walk(path, name string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return err
+	}
+	// A file name of plain characters is appended to the folder's URI
+	// instead of encoding its whole path.
+	dirURI := FileURI(name)
+	if strings.HasSuffix(dirURI, "/") {
+		dirURI = dirURI[:len(dirURI)-1]
+	}
+	l.Entries = slices.Grow(l.Entries, len(entries))
+	for _, e := range entries {
+		n := e.Name()
+		if Hidden(n) {
+			continue
+		}
+		t := e.Type()
+		switch {
+		case t.IsDir():
+			if err := l.walk(filepath.Join(path, n), filepath.Join(name, n)); err != nil {
+				return err
+			}
+		case t.IsRegular() || t&fs.ModeSymlink != 0:
+			uri := ""
+			if plainName(n) {
+				uri = dirURI + "/" + n
+			} else {
+				uri = FileURI(filepath.Join(name, n))
+			}
+			l.Entries = append(l.Entries, Entry{Path: uri, dir: name, name: n, link: t&fs.ModeSymlink != 0})
+		}
+		// Devices, sockets and pipes are not files to read.
+	}
+	return nil
 }
 
 // plainName reports whether a file name is made of characters a URI path
@@ -199,7 +214,8 @@ func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
 			files = append(files, *e.info)
 			continue
 		}
-		st, err := os.Stat(e.LocalPath) // follows a link to a file
+		local := e.LocalPath()
+		st, err := os.Stat(local) // follows a link to a file
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // deleted since the listing, or a dangling link
@@ -207,7 +223,7 @@ func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
 			return nil, fmt.Errorf("list landing folder %s: %w", l.Root, err)
 		}
 		if st.Mode().IsRegular() {
-			fi := fileInfo(e.LocalPath, st)
+			fi := fileInfo(local, st)
 			fi.Path = e.Path
 			files = append(files, fi)
 		}

@@ -139,9 +139,9 @@ func TestListNames(t *testing.T) {
 	}
 	var names []string
 	for _, e := range l.Entries {
-		rel, _ := filepath.Rel(root, e.LocalPath)
+		rel, _ := filepath.Rel(root, e.LocalPath())
 		names = append(names, filepath.ToSlash(rel))
-		if want := FileURI(e.LocalPath); e.Path != want {
+		if want := FileURI(e.LocalPath()); e.Path != want {
 			t.Errorf("entry %s: Path %q, want %q", rel, e.Path, want)
 		}
 	}
@@ -152,12 +152,12 @@ func TestListNames(t *testing.T) {
 	}
 	var some []Entry
 	for _, e := range l.Entries {
-		if strings.HasSuffix(e.LocalPath, "x.csv") || strings.HasSuffix(e.LocalPath, "space.csv") {
+		if strings.HasSuffix(e.LocalPath(), "x.csv") || strings.HasSuffix(e.LocalPath(), "space.csv") {
 			some = append(some, e)
 		}
 	}
 	os.Remove(filepath.Join(root, "per%cent.csv")) // deleted after the listing: left out
-	some = append(some, Entry{Path: FileURI(filepath.Join(root, "per%cent.csv")), LocalPath: filepath.Join(root, "per%cent.csv")})
+	some = append(some, Entry{Path: FileURI(filepath.Join(root, "per%cent.csv")), dir: root, name: "per%cent.csv"})
 	files, err := l.Stat(some)
 	if err != nil {
 		t.Fatal(err)
