@@ -3,7 +3,8 @@
 // table's `_delta_log` with DuckDB's read_json and read_parquet and prints
 // the live rows; Check compares them, row for row, with what package delta
 // reads. End-to-end tests of other packages use it to prove that the
-// tables pipegen writes read the same in another engine.
+// tables pipegen writes read the same in another engine. Both also check
+// the version checksum file of the version read against the log.
 //
 // It needs node and the script's node_modules, installed with
 //
@@ -146,6 +147,7 @@ func PipegenRows(t testing.TB, table string, version int64) (types.Schema, []str
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkChecksum(t, snap)
 	rows, err := snap.ReadAll(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +158,32 @@ func PipegenRows(t testing.TB, table string, version int64) (types.Schema, []str
 	}
 	slices.Sort(out)
 	return snap.Schema, out
+}
+
+// checkChecksum fails the test when the version checksum file of snap's
+// version (when there is one) disagrees with the replayed log: file count,
+// size, transactions, metadata or protocol.
+func checkChecksum(t testing.TB, snap *delta.Snapshot) {
+	t.Helper()
+	sum, ok := delta.ReadChecksum(snap.Table, snap.Version)
+	if !ok {
+		return
+	}
+	var size int64
+	for _, f := range snap.Files {
+		size += f.Size
+	}
+	txns := map[string]int64{}
+	for _, tx := range sum.SetTransactions {
+		txns[tx.AppID] = tx.Version
+	}
+	got := fmt.Sprintf("%d files, %d bytes, txns %v, metadata %s %s %v, protocol %d/%d", sum.NumFiles, sum.TableSizeBytes, txns,
+		sum.Metadata.ID, sum.Metadata.SchemaString, sum.Metadata.Configuration, sum.Protocol.MinReaderVersion, sum.Protocol.MinWriterVersion)
+	want := fmt.Sprintf("%d files, %d bytes, txns %v, metadata %s %s %v, protocol %d/%d", len(snap.Files), size, snap.Txns,
+		snap.Metadata.ID, snap.Metadata.SchemaString, snap.Metadata.Configuration, snap.Protocol.MinReaderVersion, snap.Protocol.MinWriterVersion)
+	if got != want {
+		t.Errorf("table %s version %d: the checksum file says\n  %s\nthe log says\n  %s", snap.Table, snap.Version, got, want)
+	}
 }
 
 // Check fails the test unless DuckDB and pipegen read the same rows from
