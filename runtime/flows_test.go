@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -255,5 +258,30 @@ func TestDownstreamOfCDCTarget(t *testing.T) {
 	_, err := runPipeline(t, build(true), dir, RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "table users changed at version 2 by an operation that is not an append") {
 		t.Errorf("a plain stream of the CDC target: error %v", err)
+	}
+}
+
+// TestFileReadAsListed appends to a file after the update has listed it
+// (when its micro-batch starts decoding it): the appended row is not read,
+// as the file is ingested once, as listed.
+func TestFileReadAsListed(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Now().Add(-time.Hour)
+	landOrders(t, dir, "landing/eu", "e1.json", t0, 1, 2)
+	p := regionFlows("eu")
+	src := p.Sources[0].(*FileSource[[]any])
+	decode := src.Decode
+	src.Decode = func(f source.FileInfo, r io.Reader, o source.Options, emit func([][]any) error) (source.Stats, error) {
+		fh, err := os.OpenFile(f.LocalPath, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintln(fh, `{"order_id": 3, "amount": 30}`)
+		fh.Close()
+		return decode(f, r, o, emit)
+	}
+	mustRun(t, p, dir, RunOptions{})
+	if got, want := tableRows(t, tablePath(dir, "orders"), -1), []string{"1 | 10 | eu", "2 | 20 | eu"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q: bytes appended after the listing were read", got, want)
 	}
 }

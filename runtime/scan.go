@@ -63,7 +63,11 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		defer fh.Close()
 		w.at = f.LocalPath
 		defer func() { w.at = "" }()
-		stats, err := s.Decode(f, fh, decOpts, func(rows []T) error {
+		// The file as listed: bytes appended since are not read (they
+		// would be lost, as the file is not read again), and a rerun of the
+		// micro-batch reads the same bytes.
+		in := io.NewSectionReader(fh, 0, f.Size)
+		stats, err := s.Decode(f, in, decOpts, func(rows []T) error {
 			ctx.metrics.inputRows.Add(int64(len(rows)))
 			return fn(w, rows)
 		})

@@ -205,6 +205,26 @@ func RemoveOf(a Add, deleted time.Time, dataChange bool) Remove {
 	}
 }
 
+// complete returns a copy of m with the fields the protocol requires
+// present: the format's provider ("parquet") and options, the partition
+// columns and the configuration as empty collections rather than null.
+func (m *Metadata) complete() *Metadata {
+	c := *m
+	if c.Format.Provider == "" {
+		c.Format.Provider = "parquet"
+	}
+	if c.Format.Options == nil {
+		c.Format.Options = map[string]string{}
+	}
+	if c.PartitionColumns == nil {
+		c.PartitionColumns = []string{}
+	}
+	if c.Configuration == nil {
+		c.Configuration = map[string]string{}
+	}
+	return &c
+}
+
 // encodeActions renders actions as newline-delimited JSON.
 func encodeActions(actions []Action) ([]byte, error) {
 	var b bytes.Buffer
@@ -221,20 +241,7 @@ func encodeActions(actions []Action) ([]byte, error) {
 			return nil, fmt.Errorf("action %d sets %d kinds, want exactly one", i, n)
 		}
 		if a.MetaData != nil {
-			m := *a.MetaData
-			if m.Format.Provider == "" {
-				m.Format.Provider = "parquet"
-			}
-			if m.Format.Options == nil {
-				m.Format.Options = map[string]string{}
-			}
-			if m.PartitionColumns == nil {
-				m.PartitionColumns = []string{}
-			}
-			if m.Configuration == nil {
-				m.Configuration = map[string]string{}
-			}
-			a.MetaData = &m
+			a.MetaData = a.MetaData.complete()
 		}
 		if a.Add != nil && a.Add.PartitionValues == nil {
 			x := *a.Add

@@ -147,6 +147,7 @@ func writeChecksumAfter(table string, readVersion, version int64, actions []Acti
 // renamed. It is not fsynced: a checksum lost or torn by a crash is
 // ignored by ReadChecksum, and the commit it describes is durable.
 func writeChecksum(table string, version int64, sum VersionChecksum) {
+	sum.Metadata = sum.Metadata.complete()
 	data, err := json.Marshal(sum)
 	if err != nil {
 		return

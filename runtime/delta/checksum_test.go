@@ -2,6 +2,8 @@ package delta
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +38,28 @@ func TestChecksumAdvance(t *testing.T) {
 	}
 	if _, ok := sum.advance([]Action{{Remove: &Remove{Path: "f9"}}}); ok {
 		t.Error("a remove without size advanced the checksum")
+	}
+}
+
+// TestChecksumMetadataComplete checks that a checksum file carries the
+// metadata's collections as empty arrays and maps, not null, as the
+// protocol requires (a state read from a checkpoint holds nil ones).
+func TestChecksumMetadataComplete(t *testing.T) {
+	table := t.TempDir()
+	if err := os.MkdirAll(LogDir(table), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st := newState()
+	st.apply([]Action{{Protocol: &Protocol{MinReaderVersion: 1, MinWriterVersion: 2}}, {MetaData: &Metadata{ID: "a", SchemaString: `{"type":"struct","fields":[]}`}}})
+	sum, _ := checksumOf(st)
+	writeChecksum(table, 3, sum)
+	data, err := os.ReadFile(ChecksumPath(table, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"partitionColumns":[]`, `"configuration":{}`, `"format":{"provider":"parquet","options":{}}`, `"setTransactions":[]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("checksum file %s lacks %s", data, want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -26,7 +27,8 @@ type FileInfo struct {
 	// (e.g. "file:/landing/orders/part 1.json" is shown as
 	// "file:/landing/orders/part%201.json"). See FileURI.
 	Path string
-	// Name is _metadata.file_name: the last element of the path, not encoded.
+	// Name is _metadata.file_name: the last element of the path, not encoded
+	// (bytes that are not UTF-8 become U+FFFD, as a JVM decodes them).
 	Name string
 	// Size is _metadata.file_size, in bytes.
 	Size int64
@@ -235,11 +237,21 @@ func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
 func fileInfo(abs string, st fs.FileInfo) FileInfo {
 	return FileInfo{
 		Path:             FileURI(abs),
-		Name:             st.Name(),
+		Name:             validUTF8(st.Name()),
 		Size:             st.Size(),
 		ModificationTime: types.Timestamp(st.ModTime().Truncate(time.Millisecond).UnixMicro()),
 		LocalPath:        abs,
 	}
+}
+
+// validUTF8 returns name with each byte that is not part of a UTF-8
+// sequence replaced by U+FFFD, as a JVM decodes a file name: a STRING
+// value must be UTF-8.
+func validUTF8(name string) string {
+	if utf8.ValidString(name) {
+		return name
+	}
+	return string([]rune(name))
 }
 
 // SortFiles sorts files into ingestion order: oldest modification time

@@ -167,6 +167,23 @@ func TestListNames(t *testing.T) {
 	}
 }
 
+// TestListNonUTF8Name: a file name that is not UTF-8 is listed, its path
+// percent-encoded and its _metadata.file_name made valid UTF-8 (U+FFFD for
+// each bad byte), since a STRING column must hold UTF-8.
+func TestListNonUTF8Name(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "bad\xff\xfe.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Skipf("the file system refuses the name: %v", err)
+	}
+	files, err := List(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Name != "bad\ufffd\ufffd.json" || !strings.HasSuffix(files[0].Path, "/bad%FF%FE.json") {
+		t.Errorf("listed %+v, want name bad\ufffd\ufffd.json and path .../bad%%FF%%FE.json", files)
+	}
+}
+
 func TestListSingleFileAndSymlink(t *testing.T) {
 	root := writeTree(t, map[string]int{"data/a.json": 1, "other/b.json": 2})
 	if err := os.Symlink(filepath.Join(root, "other", "b.json"), filepath.Join(root, "data", "link.json")); err != nil {
