@@ -13,12 +13,12 @@
 // # Listing and batching
 //
 //	List(root) ([]FileInfo, error)                        // recursive, hidden/temp skipped, oldest first
+//	ListNames(root) (*Listing, error)                     // the same names, without attributes
+//	(*Listing).Stat(entries) ([]FileInfo, error)          // attributes of some names, oldest first
 //	Hidden(name) bool                                     // the skip rule for file and directory names
 //	FileURI(absPath) string                               // "file:/abs/path", as _metadata.file_path
 //	SortFiles([]FileInfo)                                 // modification time, then path
-//	Pending(listed, seen) []FileInfo                      // not yet in the checkpoint
 //	NextBatch(pending, Limits) (batch, rest []FileInfo)   // one micro-batch
-//	PlanUpdate(listed, seen, PlanOptions) Plan            // available_now: Skipped + Batches
 //
 // FileInfo carries the _metadata fields: Path (file_path), Name
 // (file_name), Size (file_size), ModificationTime (file_modification_time),

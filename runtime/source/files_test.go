@@ -277,33 +277,6 @@ func TestNextBatch(t *testing.T) {
 	}
 }
 
-func TestPlanUpdate(t *testing.T) {
-	listed := files(3, 3, 3, 3, 3)
-	seen := func(p string) bool { return p == "file:/l/a" || p == "file:/l/c" }
-	for _, tc := range []struct {
-		name    string
-		o       PlanOptions
-		skipped string
-		batches []string
-	}{
-		{"pending in batches", PlanOptions{Limits: Limits{MaxFiles: 2}}, "", []string{"bd", "e"}},
-		{"byte limit", PlanOptions{Limits: Limits{MaxBytes: 3}}, "", []string{"b", "d", "e"}},
-		{"include_existing_files false, first update", PlanOptions{SkipExisting: true, FirstUpdate: true}, "bde", nil},
-		{"include_existing_files false, later update", PlanOptions{SkipExisting: true}, "", []string{"bde"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := PlanUpdate(listed, seen, tc.o)
-			var got []string
-			for _, b := range p.Batches {
-				got = append(got, paths(b))
-			}
-			if paths(p.Skipped) != tc.skipped || !slices.Equal(got, tc.batches) {
-				t.Errorf("PlanUpdate = skipped %q, batches %q; want %q, %q", paths(p.Skipped), got, tc.skipped, tc.batches)
-			}
-		})
-	}
-}
-
 func TestSortFiles(t *testing.T) {
 	fs := []FileInfo{
 		{Path: "file:/b", ModificationTime: 2},

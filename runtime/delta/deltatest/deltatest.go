@@ -161,14 +161,21 @@ func PipegenRows(t testing.TB, table string, version int64) (types.Schema, []str
 }
 
 // checkChecksum fails the test when the version checksum file of snap's
-// version (when there is one) disagrees with the replayed log: file count,
-// size, transactions, metadata or protocol.
+// version (when there is one) disagrees with the replayed log.
 func checkChecksum(t testing.TB, snap *delta.Snapshot) {
 	t.Helper()
-	sum, ok := delta.ReadChecksum(snap.Table, snap.Version)
-	if !ok {
-		return
+	if sum, ok := delta.ReadChecksum(snap.Table, snap.Version); ok {
+		if d := ChecksumDiff(sum, snap); d != "" {
+			t.Errorf("table %s version %d: %s", snap.Table, snap.Version, d)
+		}
 	}
+}
+
+// ChecksumDiff compares a version checksum with the snapshot of its
+// version replayed from the log — live file count, their total size in
+// bytes, transactions, metadata (id, schema, configuration) and protocol —
+// and returns "" when they agree, else both renderings.
+func ChecksumDiff(sum delta.VersionChecksum, snap *delta.Snapshot) string {
 	var size int64
 	for _, f := range snap.Files {
 		size += f.Size
@@ -177,13 +184,15 @@ func checkChecksum(t testing.TB, snap *delta.Snapshot) {
 	for _, tx := range sum.SetTransactions {
 		txns[tx.AppID] = tx.Version
 	}
-	got := fmt.Sprintf("%d files, %d bytes, txns %v, metadata %s %s %v, protocol %d/%d", sum.NumFiles, sum.TableSizeBytes, txns,
+	const form = "%d files, %d bytes, txns %v, metadata %s %s %v, protocol %d/%d"
+	got := fmt.Sprintf(form, sum.NumFiles, sum.TableSizeBytes, txns,
 		sum.Metadata.ID, sum.Metadata.SchemaString, sum.Metadata.Configuration, sum.Protocol.MinReaderVersion, sum.Protocol.MinWriterVersion)
-	want := fmt.Sprintf("%d files, %d bytes, txns %v, metadata %s %s %v, protocol %d/%d", len(snap.Files), size, snap.Txns,
+	want := fmt.Sprintf(form, len(snap.Files), size, snap.Txns,
 		snap.Metadata.ID, snap.Metadata.SchemaString, snap.Metadata.Configuration, snap.Protocol.MinReaderVersion, snap.Protocol.MinWriterVersion)
-	if got != want {
-		t.Errorf("table %s version %d: the checksum file says\n  %s\nthe log says\n  %s", snap.Table, snap.Version, got, want)
+	if got == want {
+		return ""
 	}
+	return "the checksum file says\n  " + got + "\nthe log says\n  " + want
 }
 
 // Check fails the test unless DuckDB and pipegen read the same rows from
