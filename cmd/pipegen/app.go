@@ -28,6 +28,7 @@ var commands = []func() *cli.Command{
 	buildCommand,
 	runCommand,
 	diffCommand,
+	versionCommand,
 }
 
 // exitError carries a command's exit code through urfave/cli.
@@ -52,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Writer:          stdout,
 		ErrWriter:       stderr,
 		HideHelpCommand: true,
+		Version:         prt.Version,
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err.Error()}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -31,19 +28,22 @@ func buildCommand() *cli.Command {
 		Usage:     "compile a spec into a standalone program",
 		ArgsUsage: "FILE",
 		Description: "Checks the spec, generates the Go program that runs it, writes it as a Go module next to\n" +
-			"a copy of this pipegen's runtime, and runs `go build`. Works offline: only modules already in\n" +
-			"the module cache are used (GOPROXY=off, GOFLAGS=-mod=mod). Programs are cached by content (the\n" +
-			"generated code and this pipegen's version) in $PIPEGEN_CACHE (default: the user cache), as\n" +
-			"`pipegen run` caches them.",
+			"a copy of this pipegen's runtime, and runs `go build` with the module versions and checksums\n" +
+			"this pipegen was built with. Modules missing from the Go module cache are downloaded as by any\n" +
+			"go build (GOPROXY, GOFLAGS, GOPRIVATE, ... are respected); with --offline only the module cache\n" +
+			"is used, which holds everything needed once pipegen itself was built or installed here.\n" +
+			"Programs are cached by content (the generated code and this pipegen's version) in\n" +
+			"$PIPEGEN_CACHE (default: the user cache folder), as `pipegen run` caches them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "o", Usage: "write the program to `BIN` (default: the pipeline's name in the current folder)"},
 			&cli.StringFlag{Name: "emit", Usage: "also keep the generated module in `DIR` (created or replaced)"},
+			&cli.BoolFlag{Name: "offline", Usage: "build from the Go module cache only (GOPROXY=off), never downloading"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("build: give one spec file")
 			}
-			return exitError{Build(c.App.ErrWriter, c.Args().First(), c.String("o"), c.String("emit"))}
+			return exitError{Build(c.App.ErrWriter, c.Args().First(), c.String("o"), c.String("emit"), c.Bool("offline"))}
 		},
 	}
 }
@@ -51,10 +51,11 @@ func buildCommand() *cli.Command {
 // Build compiles the spec at file into the program out (default: the
 // pipeline's name in the working directory), keeping the generated module in
 // emit when it is not empty. The program comes from the build cache when
-// the same program was built before (see cachedBuild). Diagnostics and
-// build errors go to stderr. It returns the exit code: 0, or 1 when the
-// spec is invalid or the build fails.
-func Build(stderr io.Writer, file, out, emit string) int {
+// the same program was built before (see cachedBuild); offline builds it
+// from the Go module cache only (see goBuild). Diagnostics and build
+// errors go to stderr. It returns the exit code: 0, or 1 when the spec is
+// invalid or the build fails.
+func Build(stderr io.Writer, file, out, emit string, offline bool) int {
 	p, files, ok := generate(stderr, file)
 	if !ok {
 		return exitDiagnostics
@@ -72,7 +73,7 @@ func Build(stderr io.Writer, file, out, emit string) int {
 			return exitDiagnostics
 		}
 	}
-	bin, code := buildInCache(stderr, file, p, files)
+	bin, code := buildInCache(stderr, file, p, files, offline)
 	if code != exitOK {
 		return code
 	}
@@ -156,108 +157,6 @@ func unsupportedDiagnostic(p *spec.Pipeline, ue *gen.UnsupportedError) spec.Diag
 	}
 	d.Pos = spec.Pos{File: p.File}
 	return d
-}
-
-// writeModule writes the generated program as a Go module in dir: the
-// generated files, a go.mod that requires pipegen and replaces it by
-// ./pipegen, and there a copy of this pipegen's runtime with a go.mod
-// listing the module versions this pipegen was built with.
-func writeModule(dir string, p *spec.Pipeline, files map[string][]byte) error {
-	write := func(rel string, data []byte) error {
-		path := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(path, data, 0o644)
-	}
-	for name, data := range files {
-		if err := write(name, data); err != nil {
-			return err
-		}
-	}
-	mod := fmt.Sprintf("module pipegen.generated/%s\n\ngo 1.26\n\nrequire %s v0.0.0\n\nreplace %s => ./pipegen\n",
-		modName(p.Name), pipegenModule, pipegenModule)
-	if err := write("go.mod", []byte(mod)); err != nil {
-		return err
-	}
-	if err := write("pipegen/go.mod", runtimeGoMod()); err != nil {
-		return err
-	}
-	return prt.WalkCode(func(path string, data []byte) error {
-		return write("pipegen/runtime/"+path, data)
-	})
-}
-
-// modName turns a pipeline name into a module path element.
-func modName(name string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "pipeline"
-	}
-	return b.String()
-}
-
-// runtimeGoMod is the go.mod of the runtime copy: pipegen's module with
-// the dependency versions this binary was built with.
-func runtimeGoMod() []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "module %s\n\ngo 1.26\n", pipegenModule)
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return b.Bytes()
-	}
-	var reqs []string
-	for _, d := range info.Deps {
-		m := d
-		if d.Replace != nil {
-			m = d.Replace
-		}
-		if d.Path == pipegenModule || m.Version == "" || m.Version == "(devel)" {
-			continue
-		}
-		reqs = append(reqs, fmt.Sprintf("\t%s %s", d.Path, m.Version))
-	}
-	sort.Strings(reqs)
-	if len(reqs) > 0 {
-		fmt.Fprintf(&b, "\nrequire (\n%s\n)\n", strings.Join(reqs, "\n"))
-	}
-	return b.Bytes()
-}
-
-// buildFlags are goBuild's flags; they are part of the build key.
-var buildFlags = []string{"-trimpath", "-ldflags=-s -w"}
-
-// goBuild tidies the module in dir (offline: modules come from the module
-// cache) and builds it into out: a static program without the symbol
-// table and DWARF (-s -w: a third smaller and faster to link; panics still
-// print function names and lines), reproducible (-trimpath).
-func goBuild(dir, out string) error {
-	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "CGO_ENABLED=0")
-	for _, args := range [][]string{
-		{"mod", "tidy"},
-		append(append([]string{"build"}, buildFlags...), "-o", out, "."),
-	} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		cmd.Env = env
-		var msg bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &msg, &msg
-		if err := cmd.Run(); err != nil {
-			hint := ""
-			if strings.Contains(msg.String(), "GOPROXY=off") {
-				hint = "\n  a module is missing from the module cache: run `go mod download` in the pipegen source (or build pipegen with network access) and retry"
-			}
-			return fmt.Errorf("go %s: %v\n%s%s", strings.Join(args, " "), err, strings.TrimSpace(msg.String()), hint)
-		}
-	}
-	return nil
 }
 
 // buildKey identifies a program by what goes into it: the generated files,

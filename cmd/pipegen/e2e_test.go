@@ -111,7 +111,7 @@ func buildProgram(t testing.TB, spec string) string {
 	if !ok {
 		t.Fatalf("generate %s:\n%s", spec, stderr.String())
 	}
-	bin, code := buildIn(&stderr, testBuildCache(), spec, p, files)
+	bin, code := buildIn(&stderr, testBuildCache(), spec, p, files, true)
 	if code != exitOK {
 		t.Fatalf("build %s: exit %d\n%s", spec, code, stderr.String())
 	}

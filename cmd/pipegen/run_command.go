@@ -22,24 +22,30 @@ func runCommand() *cli.Command {
 		Description: "Builds the program of FILE unless this exact program was built before (the cache is keyed by\n" +
 			"the generated code and this pipegen's version), then runs `PROGRAM run` with the flags after\n" +
 			"FILE (--warehouse, --param k=v, --trigger, --refresh, --full-refresh, ...). Relative source\n" +
-			"paths are resolved against FILE's folder. Run `PROGRAM run --help` for every flag.",
+			"paths are resolved against FILE's folder. Run `PROGRAM run --help` for every flag.\n" +
+			"`pipegen run --offline FILE ...` builds from the Go module cache only (see `pipegen build`).",
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
 			args := c.Args().Slice()
+			offline := len(args) > 0 && (args[0] == "--offline" || args[0] == "-offline")
+			if offline {
+				args = args[1:]
+			}
 			if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 				return usagef("run: give a spec file, then the program's run flags")
 			}
-			return exitError{Run(c.App.Writer, c.App.ErrWriter, args[0], args[1:])}
+			return exitError{Run(c.App.Writer, c.App.ErrWriter, args[0], args[1:], offline)}
 		},
 	}
 }
 
 // Run builds the program of the spec at file (or reuses the cached build)
 // and runs one update with the given run flags, the spec's folder as the
-// base of relative source paths. It returns the program's exit code (0, or
-// 1 for a failed update), 1 when the spec is invalid, 2 for a usage error.
-func Run(stdout, stderr io.Writer, file string, flags []string) int {
-	bin, code := cachedBuild(stderr, file)
+// base of relative source paths; offline builds from the Go module cache
+// only. It returns the program's exit code (0, or 1 for a failed update),
+// 1 when the spec is invalid, 2 for a usage error.
+func Run(stdout, stderr io.Writer, file string, flags []string, offline bool) int {
+	bin, code := cachedBuild(stderr, file, offline)
 	if code != exitOK {
 		return code
 	}
@@ -77,12 +83,12 @@ func hasFlag(args []string, name string) bool {
 
 // cachedBuild returns the path of the spec's program, building it into the
 // build cache unless it is there (see buildInCache).
-func cachedBuild(stderr io.Writer, file string) (string, int) {
+func cachedBuild(stderr io.Writer, file string, offline bool) (string, int) {
 	p, files, ok := generate(stderr, file)
 	if !ok {
 		return "", exitDiagnostics
 	}
-	return buildInCache(stderr, file, p, files)
+	return buildInCache(stderr, file, p, files, offline)
 }
 
 // buildInCache returns the path of the program of p made of files,
@@ -90,8 +96,8 @@ func cachedBuild(stderr io.Writer, file string) (string, int) {
 // os.UserCacheDir()/pipegen/build; one folder per key, see buildKey)
 // unless a build with the same key is there. Builds land in a temporary
 // folder renamed into place, so concurrent runs never see a half-built
-// program.
-func buildInCache(stderr io.Writer, file string, p *spec.Pipeline, files map[string][]byte) (string, int) {
+// program. offline builds from the Go module cache only (see goBuild).
+func buildInCache(stderr io.Writer, file string, p *spec.Pipeline, files map[string][]byte, offline bool) (string, int) {
 	root := os.Getenv("PIPEGEN_CACHE")
 	if root == "" {
 		cache, err := os.UserCacheDir()
@@ -100,11 +106,14 @@ func buildInCache(stderr io.Writer, file string, p *spec.Pipeline, files map[str
 		}
 		root = filepath.Join(cache, "pipegen", "build")
 	}
-	return buildIn(stderr, root, file, p, files)
+	return buildIn(stderr, root, file, p, files, offline)
 }
 
-// buildIn is buildInCache with the cache folder root.
-func buildIn(stderr io.Writer, root, file string, p *spec.Pipeline, files map[string][]byte) (string, int) {
+// buildIn is buildInCache with the cache folder root. A build that is not
+// in the cache says so on stderr first: the first one on a machine
+// compiles pipegen's runtime and its dependencies and takes a minute or
+// two, which would otherwise look like a hang.
+func buildIn(stderr io.Writer, root, file string, p *spec.Pipeline, files map[string][]byte, offline bool) (string, int) {
 	dir := filepath.Join(root, buildKey(files))
 	bin := filepath.Join(dir, p.Name)
 	if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() {
@@ -124,7 +133,8 @@ func buildIn(stderr io.Writer, root, file string, p *spec.Pipeline, files map[st
 		fmt.Fprintf(stderr, "pipegen: run: %v\n", err)
 		return "", exitDiagnostics
 	}
-	if err := goBuild(filepath.Join(tmp, "src"), filepath.Join(tmp, p.Name)); err != nil {
+	fmt.Fprintf(stderr, "pipegen: building the program of %s (the first build on a machine compiles pipegen's runtime: a minute or two; builds are cached in %s)\n", file, root)
+	if err := goBuild(filepath.Join(tmp, "src"), filepath.Join(tmp, p.Name), offline); err != nil {
 		fmt.Fprintf(stderr, "pipegen: build %s: %v\n", file, err)
 		return "", exitDiagnostics
 	}
