@@ -99,6 +99,17 @@ datasets:
 	if !strings.Contains(out, "flow people: 2 rows in, 2 out") {
 		t.Errorf("the program built by the installed pipegen printed:\n%s", out)
 	}
+
+	// On a machine whose module cache lacks the modules, an offline build
+	// fails naming the command that fixes it, and that command works.
+	empty := append(base, "GOMODCACHE="+filepath.Join(work, "modcache2"), "PIPEGEN_CACHE="+filepath.Join(work, "programs2"))
+	cmd := exec.Command(pipegen, "build", "--offline", spec, "-o", filepath.Join(work, "again"))
+	cmd.Dir, cmd.Env = work, append(empty, "GOPROXY=off")
+	msg, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "run the same command without --offline where a Go module proxy is reachable") {
+		t.Fatalf("offline build with an empty module cache: %v\n%s", err, msg)
+	}
+	run(append(empty, "GOPROXY="+deps), work, pipegen, "build", spec, "-o", filepath.Join(work, "again"))
 }
 
 // moduleZip writes the module zip of the source tree at root as version m:
