@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -36,7 +37,7 @@ func buildCommand() *cli.Command {
 			"$PIPEGEN_CACHE (default: the user cache folder), as `pipegen run` caches them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "o", Usage: "write the program to `BIN` (default: the pipeline's name in the current folder)"},
-			&cli.StringFlag{Name: "emit", Usage: "also keep the generated module in `DIR` (created or replaced)"},
+			&cli.StringFlag{Name: "emit", Usage: "also keep the generated module in `DIR` (a new or empty folder, or one an earlier --emit wrote, which is replaced)"},
 			&cli.BoolFlag{Name: "offline", Usage: "build from the Go module cache only (GOPROXY=off), never downloading"},
 		},
 		Action: func(c *cli.Context) error {
@@ -64,7 +65,7 @@ func Build(stderr io.Writer, file, out, emit string, offline bool) int {
 		out = p.Name
 	}
 	if emit != "" {
-		err := os.RemoveAll(emit)
+		err := clearEmitDir(emit)
 		if err == nil {
 			err = writeModule(emit, p, files)
 		}
@@ -82,6 +83,33 @@ func Build(stderr io.Writer, file, out, emit string, offline bool) int {
 		return exitDiagnostics
 	}
 	return exitOK
+}
+
+// clearEmitDir makes dir ready for --emit: a folder that does not exist,
+// is empty, or holds a module an earlier --emit wrote (its go.mod names a
+// pipegen.generated module) is emptied; any other folder is refused, so
+// --emit never deletes a user's files.
+func clearEmitDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--emit %s: %w", dir, err)
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	mod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if !bytes.HasPrefix(mod, []byte("module pipegen.generated/")) {
+		return fmt.Errorf("--emit %s: the folder is not empty and holds no module an earlier --emit wrote: give a new or empty folder (nothing was deleted)", dir)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return fmt.Errorf("--emit %s: %w", dir, err)
+		}
+	}
+	return nil
 }
 
 // copyExecutable copies the program bin to out, replacing out at once (a
@@ -160,10 +188,12 @@ func unsupportedDiagnostic(p *spec.Pipeline, ue *gen.UnsupportedError) spec.Diag
 }
 
 // buildKey identifies a program by what goes into it: the generated files,
-// this pipegen's version, runtime and build flags.
+// this pipegen's version, runtime and build flags, and the Go settings
+// that change the binary (target platform, Go version, GOFLAGS; see
+// goTarget).
 func buildKey(files map[string][]byte) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", prt.Version, strings.Join(buildFlags, " "))
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", prt.Version, strings.Join(buildFlags, " "), goTarget())
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)

@@ -120,6 +120,22 @@ func runtimeGoMod() []byte {
 	return b.Bytes()
 }
 
+// goTargetVars are the Go settings that change the program a build makes;
+// a program built for another platform or with other flags is another
+// cache entry.
+var goTargetVars = []string{"GOOS", "GOARCH", "GOVERSION", "GOFLAGS", "GOEXPERIMENT", "GOAMD64", "GOARM", "GOARM64", "GO386", "GOPPC64", "GORISCV64", "GOWASM"}
+
+// goTarget is `go env` of goTargetVars, as the build would see them (the
+// environment and the go env file), or "" when go cannot be run (the build
+// then fails and says why).
+func goTarget() string {
+	out, err := exec.Command("go", append([]string{"env"}, goTargetVars...)...).Output()
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
 // buildFlags are goBuild's flags; they are part of the build key.
 var buildFlags = []string{"-trimpath", "-ldflags=-s -w"}
 
@@ -162,7 +178,7 @@ func missingModuleHint(out string, offline bool) string {
 	case offline:
 		return "\n  a module is missing from the Go module cache: run the same command without --offline where a Go module proxy is reachable (it downloads them once), or `go mod download` in the pipegen source"
 	case strings.Contains(out, "GOPROXY=off"):
-		return "\n  a module is missing from the Go module cache and GOPROXY=off is set: run the command with GOPROXY set to a reachable Go module proxy (`env -u GOPROXY pipegen ...` uses Go's default), or `go mod download` in the pipegen source"
+		return "\n  a module is missing from the Go module cache and GOPROXY=off is set: run the command with GOPROXY set to a reachable Go module proxy (`GOPROXY=<proxy URL> pipegen ...`, or `go env -u GOPROXY` when it was set with `go env -w`, for Go's default), or `go mod download` in the pipegen source"
 	}
 	return "\n  a module could not be downloaded: check that the Go module proxy of `go env GOPROXY` is reachable (and GOPRIVATE/GONOSUMDB for private proxies), then run the command again"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,5 +34,34 @@ func TestMissingModuleHint(t *testing.T) {
 		if c.want == "" && got != "" || c.want != "" && !bytes.Contains([]byte(got), []byte(c.want)) {
 			t.Errorf("missingModuleHint(%q, %v) = %q, want one with %q", c.out, c.offline, got, c.want)
 		}
+	}
+}
+
+func TestSplitOffline(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		args    string
+		offline bool
+	}{
+		{"spec.yaml --warehouse wh", "spec.yaml --warehouse wh", false},
+		{"--offline spec.yaml --warehouse wh", "spec.yaml --warehouse wh", true},
+		{"spec.yaml --warehouse wh --offline", "spec.yaml --warehouse wh", true},
+		{"spec.yaml --param x=--offline", "spec.yaml --param x=--offline", false},
+	} {
+		args, offline := splitOffline(strings.Fields(c.in))
+		if strings.Join(args, " ") != c.args || offline != c.offline {
+			t.Errorf("splitOffline(%q) = %q, %v; want %q, %v", c.in, args, offline, c.args, c.offline)
+		}
+	}
+}
+
+// TestBuildKeyTarget: a program built for another platform is another
+// cache entry (a cached amd64 program was handed to GOARCH=arm64 builds).
+func TestBuildKeyTarget(t *testing.T) {
+	files := map[string][]byte{"main.go": []byte("package main\n")}
+	native := buildKey(files)
+	t.Setenv("GOARCH", "arm64")
+	if arm := buildKey(files); arm == native {
+		t.Errorf("buildKey is %s for the native and the arm64 target", native)
 	}
 }

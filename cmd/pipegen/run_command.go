@@ -23,14 +23,10 @@ func runCommand() *cli.Command {
 			"the generated code and this pipegen's version), then runs `PROGRAM run` with the flags after\n" +
 			"FILE (--warehouse, --param k=v, --trigger, --refresh, --full-refresh, ...). Relative source\n" +
 			"paths are resolved against FILE's folder. Run `PROGRAM run --help` for every flag.\n" +
-			"`pipegen run --offline FILE ...` builds from the Go module cache only (see `pipegen build`).",
+			"--offline, anywhere on the line, builds from the Go module cache only (see `pipegen build`).",
 		SkipFlagParsing: true,
 		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
-			offline := len(args) > 0 && (args[0] == "--offline" || args[0] == "-offline")
-			if offline {
-				args = args[1:]
-			}
+			args, offline := splitOffline(c.Args().Slice())
 			if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 				return usagef("run: give a spec file, then the program's run flags")
 			}
@@ -70,6 +66,19 @@ func Run(stdout, stderr io.Writer, file string, flags []string, offline bool) in
 		return exitDiagnostics
 	}
 	return exitOK
+}
+
+// splitOffline takes pipegen's --offline out of run's arguments, wherever
+// it stands (the program has no such flag); the rest go to the program.
+func splitOffline(in []string) (args []string, offline bool) {
+	for _, a := range in {
+		if a == "--offline" || a == "-offline" {
+			offline = true
+			continue
+		}
+		args = append(args, a)
+	}
+	return args, offline
 }
 
 func hasFlag(args []string, name string) bool {
