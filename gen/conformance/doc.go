@@ -13,13 +13,24 @@
 // VIEW ... AS VALUES / AS SELECT), tables and SET settings in effect, and
 // turns every query into a materialized view of a pipeline whose views
 // are temporary views (session time zone America/Los_Angeles, as the
-// suite's). Each query is validated alone, so that a rejected query does
-// not keep the others from running; the accepted ones of a file are
-// compiled into one program (one per redefinition of a view), and a query
-// whose Go does not compile is charged by the compiler's error positions
-// and left out of the rebuilt program. Queries under a SET that is not
-// Spark's default, or reading a table made by CREATE TABLE, are not
-// evaluated (counted apart, never as passing).
+// suite's). A table made by CREATE TABLE t (cols) and filled by INSERT
+// ... VALUES / SELECT becomes a view of the inserted rows cast to the
+// columns' types; CREATE TABLE t AS query, a view of the query.
+//
+// Each query is validated alone, so that a rejected query does not keep
+// the others from running; the accepted ones of a file are compiled into
+// one program (one per redefinition of a view), and a query whose Go does
+// not compile is charged by the compiler's error positions and left out of
+// the rebuilt program. A program that dies runs again on halves of the
+// flows it did not finish (--refresh), down to the flow that dies.
+//
+// Not evaluated (counted apart, never as passing): queries under a SET
+// that is not Spark's default (but spark.sql.groupByAliases=false, which
+// only makes Spark reject more, for queries Spark answers), reading
+// SQLQueryTestSuite's own test tables (testData, arrayData...) or a table
+// of another shape, values of rand(seed), and queries with ORDER BY or no
+// rows whose result has two columns of the same name (no table can hold
+// them; the others run with their columns renamed c1..cn).
 //
 // Rows are rendered as SQLQueryTestSuite prints them (HiveResult's
 // strings: NULL, decimals at their scale, Java's Double.toString,

@@ -35,6 +35,24 @@ type query struct {
 	// compared in order, otherwise as sorted lines, as SQLQueryTestSuite
 	// sorts the output of unsorted plans.
 	Ordered bool
+	// Columns, when not 0, renames the query's columns c1..cN: the
+	// result of a query with two columns of the same name cannot be a
+	// table otherwise (N from the first row of Spark's output; queries
+	// with ORDER BY or no rows are not evaluated instead).
+	Columns int
+}
+
+// SQL is the materialized view's query: the golden query, or when its
+// columns are renamed, SELECT * FROM (query) AS q(c1, ..., cn).
+func (q *query) SQL() string {
+	if q.Columns == 0 {
+		return q.Block.SQL
+	}
+	cols := make([]string, q.Columns)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("c%d", i+1)
+	}
+	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS q(%s)", q.Block.SQL, strings.Join(cols, ", "))
 }
 
 // ID is the query's identifier in the known-failures list: "FILE:INDEX".
@@ -72,11 +90,15 @@ var (
 		"`?([A-Za-z_][A-Za-z0-9_]*)`?" + `\s*(?:\(([^()]*)\))?\s*(AS\s+)?(.*)$`)
 	createTable = regexp.MustCompile(`(?is)^CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMPORARY\s+|EXTERNAL\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?` +
 		"`?([A-Za-z_][A-Za-z0-9_.]*)`?")
-	dropView     = regexp.MustCompile(`(?is)^DROP\s+VIEW\s+(?:IF\s+EXISTS\s+)?` + "`?([A-Za-z_][A-Za-z0-9_]*)`?")
-	setConfig    = regexp.MustCompile(`(?is)^SET\s+([A-Za-z0-9_.]+)\s*=\s*(.*?)\s*$`)
-	setTimeZone  = regexp.MustCompile(`(?is)^SET\s+TIME\s+ZONE\s+'?([^']*)'?\s*$`)
-	seededRandom = regexp.MustCompile(`(?i)\b(rand|randn|random)\s*\(\s*[^)\s]`)
-	queryStart   = regexp.MustCompile(`(?is)^[\s(]*(SELECT|WITH|VALUES|FROM|TABLE)\b`)
+	createTableAs   = regexp.MustCompile(`(?is)^CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+` + "`?([A-Za-z_][A-Za-z0-9_]*)`?" + `\s+(?:USING\s+\w+\s+)?AS\s+(.*)$`)
+	createTableCols = regexp.MustCompile(`(?is)^CREATE\s+(?:OR\s+REPLACE\s+)?TABLE\s+` + "`?([A-Za-z_][A-Za-z0-9_]*)`?" + `\s*\((.*)\)\s*(?:USING\s+(?:parquet|delta)\s*)?$`)
+	insertInto      = regexp.MustCompile(`(?is)^INSERT\s+(INTO|OVERWRITE)\s+(?:TABLE\s+)?` + "`?([A-Za-z_][A-Za-z0-9_]*)`?" + `\s+(VALUES\b.*|SELECT\b.*|\(.*)$`)
+	dropTable       = regexp.MustCompile(`(?is)^DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?` + "`?([A-Za-z_][A-Za-z0-9_]*)`?")
+	dropView        = regexp.MustCompile(`(?is)^DROP\s+VIEW\s+(?:IF\s+EXISTS\s+)?` + "`?([A-Za-z_][A-Za-z0-9_]*)`?")
+	setConfig       = regexp.MustCompile(`(?is)^SET\s+([A-Za-z0-9_.]+)\s*=\s*(.*?)\s*$`)
+	setTimeZone     = regexp.MustCompile(`(?is)^SET\s+TIME\s+ZONE\s+'?([^']*)'?\s*$`)
+	seededRandom    = regexp.MustCompile(`(?i)\b(rand|randn|random)\s*\(\s*[^)\s]`)
+	queryStart      = regexp.MustCompile(`(?is)^[\s(]*(SELECT|WITH|VALUES|FROM|TABLE)\b`)
 )
 
 // sparkTestTables are the tables SQLQueryTestSuite creates before every
@@ -94,6 +116,7 @@ func plan(g goldenFile) []*query {
 		tables[n] = true
 	}
 	configs := map[string]string{} // settings that are not the default
+	inserts := map[string]*insertTable{}
 	fileSkip := ""
 	for _, c := range g.Input.Configs {
 		k, v, _ := strings.Cut(c, "=")
@@ -144,6 +167,50 @@ func plan(g goldenFile) []*query {
 				v.Skip = "reads view " + name + " (Spark failed to create it)"
 			}
 			views[strings.ToLower(name)] = v
+		case createTableAs.MatchString(s) && b.Error == "":
+			// CREATE TABLE t AS query: the table holds the query's rows.
+			m := createTableAs.FindStringSubmatch(s)
+			v := &view{Name: m[1], SQL: m[2]}
+			v.Reads, v.Skip = skipOf(m[2])
+			views[strings.ToLower(m[1])] = v
+			delete(tables, strings.ToLower(m[1]))
+		case createTableCols.MatchString(s) && b.Error == "":
+			// CREATE TABLE t (cols) and the INSERTs after it: a view of
+			// the inserted rows, cast to the columns' types as Spark's
+			// store assignment does.
+			m := createTableCols.FindStringSubmatch(s)
+			tb := newInsertTable(m[1], m[2])
+			if tb == nil {
+				tables[strings.ToLower(m[1])] = true
+				break
+			}
+			inserts[strings.ToLower(m[1])] = tb
+			views[strings.ToLower(m[1])] = tb.view(nil)
+			delete(tables, strings.ToLower(m[1]))
+		case insertInto.MatchString(s):
+			m := insertInto.FindStringSubmatch(s)
+			name := strings.ToLower(m[2])
+			tb := inserts[name]
+			if tb == nil || b.Error != "" {
+				break
+			}
+			if strings.EqualFold(m[1], "OVERWRITE") {
+				tb.sources = nil
+			}
+			tb.sources = append(tb.sources, m[3])
+			reads, skip := skipOf(m[3])
+			v := tb.view(reads)
+			if skip != "" {
+				v.Skip = skip
+			}
+			if strings.HasPrefix(m[3], "(") {
+				v.Skip = "reads table " + tb.name + " (INSERT with a column list)"
+			}
+			views[name] = v
+		case dropTable.MatchString(s):
+			name := strings.ToLower(dropTable.FindStringSubmatch(s)[1])
+			delete(views, name)
+			delete(inserts, name)
 		case dropView.MatchString(s):
 			delete(views, strings.ToLower(dropView.FindStringSubmatch(s)[1]))
 		case createTable.MatchString(s):
@@ -288,4 +355,86 @@ func orderedQuery(s string) bool {
 		}
 	})
 	return ordered
+}
+
+// insertTable is a table created with columns (CREATE TABLE t (a INT, b
+// STRING)) and filled by INSERT ... VALUES / SELECT.
+type insertTable struct {
+	name    string
+	cols    []string // names
+	types   []string // Spark types, as written
+	sources []string // VALUES ... or SELECT ..., in order
+}
+
+// newInsertTable parses the column list of CREATE TABLE; nil when a
+// column is not "name TYPE".
+func newInsertTable(name, list string) *insertTable {
+	tb := &insertTable{name: name}
+	for _, col := range splitTopLevel(list) {
+		f := strings.Fields(col)
+		if len(f) < 2 {
+			return nil
+		}
+		typ := strings.Join(f[1:], " ")
+		if i := regexp.MustCompile(`(?i)\s(NOT\s+NULL|COMMENT|DEFAULT)\b`).FindStringIndex(typ); i != nil {
+			typ = typ[:i[0]]
+		}
+		tb.cols = append(tb.cols, strings.Trim(f[0], "`"))
+		tb.types = append(tb.types, typ)
+	}
+	if len(tb.cols) == 0 {
+		return nil
+	}
+	return tb
+}
+
+// view returns the table's rows so far as a view: the union of its
+// sources with their columns cast to the table's types (an empty SELECT
+// when nothing was inserted).
+func (tb *insertTable) view(reads []*view) *view {
+	cast := make([]string, len(tb.cols))
+	for i, c := range tb.cols {
+		cast[i] = fmt.Sprintf("CAST(%s AS %s) AS %s", c, tb.types[i], c)
+	}
+	cols := strings.Join(tb.cols, ", ")
+	var parts []string
+	for _, src := range tb.sources {
+		from := fmt.Sprintf("(\n%s\n) AS %s_rows(%s)", src, tb.name, cols)
+		if strings.HasPrefix(strings.ToUpper(src), "VALUES") {
+			from = fmt.Sprintf("%s AS %s_rows(%s)", src, tb.name, cols)
+		}
+		parts = append(parts, fmt.Sprintf("SELECT %s FROM %s", strings.Join(cast, ", "), from))
+	}
+	if len(parts) == 0 {
+		nulls := make([]string, len(tb.cols))
+		for i, c := range tb.cols {
+			nulls[i] = fmt.Sprintf("CAST(NULL AS %s) AS %s", tb.types[i], c)
+		}
+		parts = []string{fmt.Sprintf("SELECT %s WHERE false", strings.Join(nulls, ", "))}
+	}
+	return &view{Name: tb.name, SQL: strings.Join(parts, "\nUNION ALL\n"), Reads: reads}
+}
+
+// splitTopLevel splits a column list at the commas outside (), <> and
+// quotes.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '<':
+			depth++
+		case ')', '>':
+			depth--
+		case '\'', '"', '`':
+			for i++; i < len(s) && s[i] != c; i++ {
+			}
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[start:]))
 }

@@ -63,7 +63,7 @@ func specText(views []*view, qs []*query) string {
 		block(v.Name, "temporary_view", v.SQL)
 	}
 	for _, q := range qs {
-		block(mvName(q), "materialized_view", q.Block.SQL)
+		block(mvName(q), "materialized_view", q.SQL())
 	}
 	return b.String()
 }
@@ -126,9 +126,16 @@ func runFile(t *testing.T, qs []*query) map[*query]*outcome {
 		if slices.Contains(o.Codes, "COLUMN_ALREADY_EXISTS") {
 			// Spark may return columns of the same name; a table, which
 			// a materialized view is, cannot hold them, in Spark either.
-			q.Skip = "its result has two columns of the same name, which no table can hold"
-			delete(out, q)
-			continue
+			// Rows are compared by position: the query runs again with
+			// its columns renamed c1..cn, n from Spark's rows.
+			if q.Ordered || len(q.Block.Rows) == 0 {
+				q.Skip = "its result has two columns of the same name, which no table can hold"
+				delete(out, q)
+				continue
+			}
+			q.Columns = strings.Count(q.Block.Rows[0], "\t") + 1
+			*o = outcome{}
+			_, _, o.Rejected, o.Codes, o.Crash = load(specText(q.Views, []*query{q}))
 		}
 		if o.Rejected == "" && o.Crash == "" {
 			accepted = append(accepted, q)
