@@ -46,6 +46,7 @@ func TestRenderValue(t *testing.T) {
 		{"date array", []any{date("2016-03-14"), date("2016-03-13")}, types.ArrayOf(types.DateType, true), "[2016-03-14,2016-03-13]"},
 		{"timestamp array", []any{la("2016-11-15 20:54:00"), la("2016-11-12 20:54:00")}, types.ArrayOf(types.TimestampType, true),
 			"[2016-11-15 20:54:00,2016-11-12 20:54:00]"},
+		{"date after 9999", date("9999-12-31") + 1, types.DateType, "+10000-01-01"},
 		{"timestamp fraction", la("2019-10-06 10:11:12.345678"), types.TimestampType, "2019-10-06 10:11:12.345678"},
 		{"timestamp short fraction", la("2019-10-06 10:11:12.3"), types.TimestampType, "2019-10-06 10:11:12.3"},
 		{"interval", types.Interval(86*86_400_000_000 + (13*3600+48*60+47)*1_000_000 + 654322), types.IntervalType, "86 13:48:47.654322000"},

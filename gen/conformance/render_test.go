@@ -98,11 +98,22 @@ func renderValue(v any, t types.Type, nested bool) string {
 		} else {
 			tm = tm.UTC()
 		}
-		return strings.TrimSuffix(strings.TrimRight(tm.Format("2006-01-02 15:04:05.000000"), "0"), ".")
+		return plusYear(tm, strings.TrimSuffix(strings.TrimRight(tm.Format("2006-01-02 15:04:05.000000"), "0"), "."))
+	case types.Date:
+		return plusYear(x.Time(), x.Time().Format("2006-01-02"))
 	case types.Interval:
 		return hiveDayTime(int64(x))
 	}
 	return fmt.Sprint(v)
+}
+
+// plusYear prefixes a year after 9999 with "+", as Spark's formatters do
+// (+99999-03-18).
+func plusYear(tm time.Time, s string) string {
+	if tm.Year() > 9999 {
+		return "+" + s
+	}
+	return s
 }
 
 // hiveDayTime renders a day-time interval of micros microseconds as
