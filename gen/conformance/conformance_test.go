@@ -69,6 +69,9 @@ func TestSparkGolden(t *testing.T) {
 			files = append(files, name)
 		}
 	}
+	if len(files) == 0 {
+		t.Fatalf("-conformance.files=%s names no file of %s/inputs", *onlyFiles, goldenDir)
+	}
 	known, err := readKnownFailures(knownFailuresFile)
 	if err != nil {
 		t.Fatal(err)
