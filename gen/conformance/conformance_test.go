@@ -33,11 +33,11 @@ var (
 // Classes of an evaluated query.
 const (
 	classPass        = "pass"         // same rows as Spark
-	classPassError   = "pass_error"   // Spark raises an error; pipegen fails at run time or names the same error class
+	classPassError   = "pass_error"   // Spark raises an error; pipegen names the same error class, or both fail at run time
 	classBothReject  = "both_reject"  // Spark raises an error; validate rejects the query for another reason (a construct it lacks)
 	classCrash       = "crash"        // panic, exit 2, hang, Go that does not compile, a table that cannot be read
 	classWrongResult = "wrong_result" // rows that differ from Spark's
-	classWrongAccept = "wrong_accept" // Spark raises an error; pipegen returns rows
+	classWrongAccept = "wrong_accept" // Spark raises an error; pipegen returns rows, or validate accepts what Spark rejects before running it
 	classRunError    = "run_error"    // Spark returns rows; pipegen's flow fails at run time
 	classUnsupported = "unsupported"  // Spark returns rows; validate rejects the query
 	classSkipped     = "not_evaluated"
@@ -119,11 +119,15 @@ func classify(q *query, o *outcome) result {
 	case want.Error != "":
 		switch {
 		case o.Rejected != "" && namesClass(o.Codes, want.ErrorClass):
-			r.class, r.detail = classPassError, o.Rejected
+			r.class, r.detail = classPassError, fmt.Sprintf("Spark: %s %s\npipegen: %s", want.Error, want.ErrorClass, o.Rejected)
 		case o.Rejected != "":
 			r.class, r.detail = classBothReject, fmt.Sprintf("Spark: %s %s\npipegen: %s", want.Error, want.ErrorClass, o.Rejected)
+		case o.RunError != "" && (namesClass(o.Codes, want.ErrorClass) || !analysisError(want.Error)):
+			r.class, r.detail = classPassError, fmt.Sprintf("Spark: %s %s\npipegen's flow failed: %s", want.Error, want.ErrorClass, o.RunError)
 		case o.RunError != "":
-			r.class, r.detail = classPassError, o.RunError
+			// Spark rejects the query before running it; validate
+			// accepted it and the program failed on its rows.
+			r.class, r.detail = classWrongAccept, fmt.Sprintf("Spark rejects the query: %s %s\nvalidate accepted it; the flow failed: %s", want.Error, want.ErrorClass, o.RunError)
 		default:
 			r.class, r.detail = classWrongAccept, fmt.Sprintf("Spark: %s %s\npipegen returned:\n%s", want.Error, want.ErrorClass, strings.Join(o.Rows, "\n"))
 		}
@@ -159,6 +163,12 @@ func classify(q *query, o *outcome) result {
 		}
 	}
 	return r
+}
+
+// analysisError reports whether Spark's exception is raised before the
+// query runs (parse and analysis), not by its rows.
+func analysisError(exception string) bool {
+	return strings.HasSuffix(exception, "AnalysisException") || strings.HasSuffix(exception, "ParseException")
 }
 
 func lines(rows []string) []string {
@@ -373,7 +383,8 @@ func pct(n, d int) string {
 	return fmt.Sprintf("%.1f", 100*float64(n)/float64(d))
 }
 
-// writeReport writes the summary and every query that does not pass to
+// writeReport writes the summary and every query that does not return
+// Spark's rows (the errors both raise included) to
 // conformance-report.md in the test's artifact directory (go test
 // -artifacts keeps it).
 func writeReport(t *testing.T, summary string, files []string, results map[string][]result) {
@@ -381,7 +392,7 @@ func writeReport(t *testing.T, summary string, files []string, results map[strin
 	b.WriteString("# Spark golden-file conformance\n\n" + summary + "\n")
 	for _, f := range files {
 		for _, r := range results[f] {
-			if r.class == classPass || r.class == classPassError {
+			if r.class == classPass {
 				continue
 			}
 			fmt.Fprintf(&b, "## %s %s\n\n```sql\n%s\n```\n\n```\n%s\n```\n\n", r.q.ID(), r.class, r.q.Block.SQL, strings.TrimSpace(r.detail))

@@ -39,11 +39,11 @@
 // sorted lines otherwise. Each evaluated query gets a class:
 //
 //	pass          the same rows as Spark
-//	pass_error    Spark raises an error; pipegen fails at run time, or validate names the same error class
+//	pass_error    Spark raises an error; pipegen names the same error class, or both fail at run time
 //	both_reject   Spark raises an error; validate rejects the query for another reason (a construct it lacks)
 //	crash         panic, exit 2, hang, Go that does not compile, a table that cannot be read back
 //	wrong_result  rows that differ from Spark's
-//	wrong_accept  Spark raises an error; pipegen returns rows
+//	wrong_accept  Spark raises an error; pipegen returns rows, or its flow fails at run time where Spark rejects the query before running it
 //	run_error     Spark returns rows; pipegen's flow fails at run time
 //	unsupported   Spark returns rows; validate rejects the query
 //
