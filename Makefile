@@ -11,7 +11,7 @@ BENCHDATA ?= /tmp/pipegen-bench-data
 
 DUCKDB  := runtime/delta/testdata/duckdb/node_modules/@duckdb/node-api/package.json
 
-.PHONY: build test vet fmt bench soak clean duckdb
+.PHONY: build test vet fmt bench soak clean duckdb conformance
 
 build:
 	$(GO) build -o $(BIN)/pipegen ./cmd/pipegen
@@ -28,6 +28,13 @@ $(DUCKDB): runtime/delta/testdata/duckdb/package-lock.json
 test: $(DUCKDB)
 	$(GO) vet ./...
 	$(GO) test -timeout 30m ./...
+
+# Spark's golden SQL files through pipegen (gen/conformance): the pass rate
+# per file in the log, every query that does not pass in
+# bin/conformance/_artifacts/*/conformance-report.md.
+conformance:
+	mkdir -p $(BIN)/conformance
+	$(GO) test -run TestSparkGolden -v -timeout 30m -artifacts -outputdir $(BIN)/conformance ./gen/conformance/
 
 fmt:
 	gofmt -l -w $$(git ls-files '*.go')

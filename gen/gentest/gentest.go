@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -31,6 +32,32 @@ func RepoRoot() string {
 // unchanged program is not built again. It fails the test when the build
 // fails, with the compiler's output.
 func Build(t testing.TB, files map[string][]byte) string {
+	t.Helper()
+	prog, err := TryBuild(t, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// compileError matches the compiler's error lines about the generated files.
+var compileError = regexp.MustCompile(`(?m)^\./[^/\s]+\.go:\d+:\d+: `)
+
+// BuildError is a failed go build of a generated program: the compiler's
+// output.
+type BuildError struct {
+	Output string
+}
+
+func (e *BuildError) Error() string {
+	return "go build of the generated program failed:\n" + e.Output
+}
+
+// TryBuild is Build for tests that expect some programs not to compile: a
+// failed build returns a *BuildError (also cached by content, so that the
+// same program is not compiled again to fail the same way); other
+// problems (no go.sum, an unwritable cache) still fail the test.
+func TryBuild(t testing.TB, files map[string][]byte) (string, error) {
 	t.Helper()
 	root, err := filepath.Abs(RepoRoot())
 	if err != nil {
@@ -70,7 +97,10 @@ func Build(t testing.TB, files map[string][]byte) string {
 	}
 	prog := filepath.Join(cache, "pipegen", "gentest", hex.EncodeToString(h.Sum(nil))[:24], "prog")
 	if _, err := os.Stat(prog); err == nil {
-		return prog
+		return prog, nil
+	}
+	if out, err := os.ReadFile(prog + ".failed"); err == nil {
+		return "", &BuildError{Output: string(out)}
 	}
 	dir := t.TempDir()
 	if keep := os.Getenv("PIPEGEN_KEEP"); keep != "" {
@@ -96,10 +126,19 @@ func Build(t testing.TB, files map[string][]byte) string {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build of the generated program: %v\n%s", err, out)
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatalf("go build of the generated program: %v\n%s", err, out)
+		}
+		failed := fmt.Sprintf("%s.%d.failed", prog, os.Getpid())
+		// Only the compiler's verdict on the generated code is cached, not
+		// a failure of the toolchain or of the module cache.
+		if compileError.Match(out) && os.WriteFile(failed, out, 0o644) == nil {
+			os.Rename(failed, prog+".failed")
+		}
+		return "", &BuildError{Output: fmt.Sprintf("%v\n%s", err, out)}
 	}
 	if err := os.Rename(tmp, prog); err != nil {
 		t.Fatal(err)
 	}
-	return prog
+	return prog, nil
 }

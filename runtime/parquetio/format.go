@@ -133,6 +133,10 @@ func scalarString(v any, t types.Type) string {
 	return fmt.Sprint(v)
 }
 
+// JavaFloatString formats f as Java's Double.toString (bits 64) or
+// Float.toString (bits 32) do; see javaFloat.
+func JavaFloatString(f float64, bits int) string { return javaFloat(f, bits) }
+
 // javaFloat formats f as Java's Double.toString / Float.toString do, which
 // is how Spark prints FLOAT and DOUBLE: 1.0, 0.001, 1.0E7, 1.5E-4, NaN,
 // Infinity.
