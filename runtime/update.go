@@ -175,6 +175,9 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := u.preflight(plan); err != nil {
+		return err
+	}
 	if u.identity, err = loadPipelineIdentity(u.storage, p.Name); err != nil {
 		return err
 	}
