@@ -128,13 +128,15 @@ type Add struct {
 
 // Remove is the remove action ("Add File and Remove File"); the file stays
 // on disk as a tombstone until vacuumed. DeletionTimestamp is in
-// milliseconds since the epoch.
+// milliseconds since the epoch. PartitionValues is always written (an
+// empty object for an unpartitioned table): with ExtendedFileMetadata the
+// protocol requires it, and Size.
 type Remove struct {
 	Path                 string            `json:"path"`
 	DeletionTimestamp    *int64            `json:"deletionTimestamp,omitempty"`
 	DataChange           bool              `json:"dataChange"`
 	ExtendedFileMetadata bool              `json:"extendedFileMetadata,omitempty"`
-	PartitionValues      PartitionValues   `json:"partitionValues,omitempty"`
+	PartitionValues      PartitionValues   `json:"partitionValues"`
 	Size                 *int64            `json:"size,omitempty"`
 	Tags                 map[string]string `json:"tags,omitempty"`
 	DeletionVector       json.RawMessage   `json:"deletionVector,omitempty"`
