@@ -69,7 +69,7 @@ func Commit(table string, readVersion int64, actions []Action) (int64, error) {
 		}
 		_ = syncDir(filepath.Dir(table)) // best effort: the table directory may be new too
 	}
-	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
+	tmp, err := CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
 	if err != nil {
 		return -1, fmt.Errorf("commit %s: %w", table, err)
 	}
