@@ -1,13 +1,10 @@
 package parquetio_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/rand"
 	"strings"
 	"testing"
-
-	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -18,23 +15,11 @@ import (
 func stringStats(t *testing.T, values []string) (min, max string, hasMin, hasMax bool) {
 	t.Helper()
 	s := types.Schema{{Name: "s", Type: types.StringType, Nullable: true}}
-	var buf bytes.Buffer
-	w := parquetio.NewWriter(&buf, s, parquetio.WriterOptions{})
-	var rows []parquet.Row
+	var rows [][]any
 	for _, v := range values {
-		r, err := parquetio.Encode([]any{v}, s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = append(rows, r)
+		rows = append(rows, []any{v})
 	}
-	if err := w.Write(rows); err != nil {
-		t.Fatal(err)
-	}
-	info, err := w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, info := writeFile(t, s, rows, parquetio.WriterOptions{})
 	var st struct {
 		Min map[string]string `json:"minValues"`
 		Max map[string]string `json:"maxValues"`

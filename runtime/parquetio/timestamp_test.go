@@ -21,19 +21,8 @@ func TestTimestampAnnotations(t *testing.T) {
 		{Name: "local", Type: types.TimestampNTZType, Nullable: false},
 		{Name: "nested", Type: types.StructOf(types.Field{Name: "at", Type: types.TimestampNTZType, Nullable: true}), Nullable: true},
 	}
-	var buf bytes.Buffer
-	w := parquetio.NewWriter(&buf, s, parquetio.WriterOptions{})
-	row, err := parquetio.Encode([]any{types.Timestamp(1), types.Timestamp(2), parquetio.Struct{types.Timestamp(3)}}, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Write([]parquet.Row{row}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := parquet.OpenFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	data, _ := writeFile(t, s, [][]any{{types.Timestamp(1), types.Timestamp(2), parquetio.Struct{types.Timestamp(3)}}}, parquetio.WriterOptions{})
+	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +45,7 @@ func TestTimestampAnnotations(t *testing.T) {
 			t.Errorf("unexpected timestamp column %s", el.Name)
 		}
 	}
-	r, err := parquetio.Open("t.parquet", bytes.NewReader(buf.Bytes()), int64(buf.Len()), s, nil)
+	r, err := parquetio.Open("t.parquet", bytes.NewReader(data), int64(len(data)), s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
