@@ -18,6 +18,8 @@ import (
 
 	"github.com/pipegen/pipegen/gen"
 	prt "github.com/pipegen/pipegen/runtime"
+	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec"
 )
 
@@ -38,12 +40,13 @@ func buildCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "o", Usage: "write the program to `BIN` (default: the pipeline's name in the current folder)"},
 			&cli.StringFlag{Name: "emit", Usage: "also keep the generated module in `DIR` (created or replaced)"},
+			warehouseFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("build: give one spec file")
 			}
-			return exitError{Build(c.App.ErrWriter, c.Args().First(), c.String("o"), c.String("emit"))}
+			return exitError{Build(c.App.ErrWriter, c.Args().First(), c.String("o"), c.String("emit"), c.String("warehouse"))}
 		},
 	}
 }
@@ -52,10 +55,11 @@ func buildCommand() *cli.Command {
 // pipeline's name in the working directory), keeping the generated module in
 // emit when it is not empty. The program comes from the build cache when
 // the same program was built before (see cachedBuild). Diagnostics and
-// build errors go to stderr. It returns the exit code: 0, or 1 when the
-// spec is invalid or the build fails.
-func Build(stderr io.Writer, file, out, emit string) int {
-	p, files, ok := generate(stderr, file)
+// build errors go to stderr. Table sources without a declared schema take
+// their table's under warehouse (see loadAndGenerate). It returns the exit
+// code: 0, or 1 when the spec is invalid or the build fails.
+func Build(stderr io.Writer, file, out, emit, warehouse string) int {
+	p, files, ok := generate(stderr, file, warehouse)
 	if !ok {
 		return exitDiagnostics
 	}
@@ -112,8 +116,8 @@ func copyExecutable(bin, out string) error {
 
 // generate checks the spec and generates its program, printing
 // diagnostics. ok is false when there were errors.
-func generate(stderr io.Writer, file string) (*spec.Pipeline, map[string][]byte, bool) {
-	p, files, diags, err := loadAndGenerate(file)
+func generate(stderr io.Writer, file, warehouse string) (*spec.Pipeline, map[string][]byte, bool) {
+	p, files, diags, err := loadAndGenerate(file, warehouse)
 	cwd, _ := os.Getwd()
 	diags.Write(stderr, spec.TextOutput, cwd)
 	if err != nil {
@@ -128,9 +132,12 @@ func generate(stderr io.Writer, file string) (*spec.Pipeline, map[string][]byte,
 // loadAndGenerate loads and checks a spec and, when it is valid,
 // generates its program, so that validate reports what the code generator
 // cannot compile as a diagnostic at the construct's position, as build
-// does. err is an internal failure of the generator.
-func loadAndGenerate(file string) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
-	p, diags := spec.Load(file)
+// does. A table source without a declared schema takes the schema of its
+// table's Delta log when the table is found: under warehouse ("" for
+// ./warehouse, the program's default), or at its delta.`path`. err is an
+// internal failure of the generator.
+func loadAndGenerate(file, warehouse string) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
+	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(warehouse)})
 	if p == nil || diags.HasErrors() {
 		return p, nil, diags, nil
 	}
@@ -281,4 +288,33 @@ func buildKey(files map[string][]byte) string {
 	})
 	h.Write(runtimeGoMod())
 	return hex.EncodeToString(h.Sum(nil))[:24]
+}
+
+// warehouseFlag is the --warehouse flag of the commands that type-check a
+// spec: where table sources without a declared schema are looked up.
+func warehouseFlag() cli.Flag {
+	return &cli.StringFlag{Name: "warehouse", Value: "warehouse",
+		Usage: "look up the tables of table sources without a declared schema under `DIR` (their schema comes from the Delta log)"}
+}
+
+// tableSchemas reads the schema of a table source's table from its Delta
+// log, for spec.Options.TableSchema.
+func tableSchemas(warehouse string) func(spec.TableRef) (types.Schema, bool, error) {
+	if warehouse == "" {
+		warehouse = "warehouse"
+	}
+	return func(ref spec.TableRef) (types.Schema, bool, error) {
+		path := ref.Path
+		if path == "" {
+			path = filepath.Join(warehouse, ref.Catalog, ref.Schema, ref.Table)
+		}
+		s, err := delta.LoadMetadata(path)
+		if errors.Is(err, delta.ErrNoTable) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		return s.Schema, true, nil
+	}
 }

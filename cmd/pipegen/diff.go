@@ -65,7 +65,7 @@ func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
 	cwd, _ := os.Getwd()
 	var specs [2]*spec.Pipeline
 	for i, f := range []string{oldFile, newFile} {
-		p, diags := spec.Load(f)
+		p, diags := spec.LoadWith(f, spec.Options{TableSchema: tableSchemas("")})
 		if diags.HasErrors() || p == nil {
 			diags.Sort()
 			diags.Write(stderr, spec.TextOutput, cwd)

@@ -1,6 +1,8 @@
 // Package delta implements the parts of the Delta Lake transaction protocol
 // (https://github.com/delta-io/delta/blob/master/PROTOCOL.md) that pipegen
-// needs: it writes tables of reader version 1 and writer version 2, and
+// needs: it writes tables of reader version 1 and writer version 2 (4
+// with the change data feed; reader 3 and writer 7 with the timestampNtz
+// feature for TIMESTAMP_NTZ columns, see requiredProtocol), and
 // reads those and any table whose reader features it implements (reader
 // version 2 without column mapping, version 3 with timestampNtz or
 // vacuumProtocolCheck only).
