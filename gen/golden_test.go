@@ -77,7 +77,8 @@ func goldenCases(t *testing.T) []goldenCase {
 
 // hasData reports whether every file source of p reads a folder that
 // exists inside the repository at root (data elsewhere, such as the
-// benchmark's generated landing folder, is not the tests' to read).
+// benchmark's generated landing folder, is not the tests' to read), and p
+// has no table source (a run fails when its table does not exist).
 func hasData(p *spec.Pipeline, specPath, root string) bool {
 	defaults := map[string]string{}
 	for _, prm := range p.Parameters {
@@ -88,8 +89,8 @@ func hasData(p *spec.Pipeline, specPath, root string) bool {
 		return false
 	}
 	for _, s := range p.Sources {
-		if s.Kind != spec.FileSource {
-			continue
+		if s.Kind == spec.TableSource {
+			return false // its table is not in the repository: a run fails, naming it
 		}
 		dir := s.Files.Path.Expand(defaults)
 		if !filepath.IsAbs(dir) {

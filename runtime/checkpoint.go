@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
 )
 
 // A flow's checkpoint is a folder under <storage>/checkpoints/<flow>:
@@ -444,7 +446,7 @@ func writeFileStreamed(path string, write func(w io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	tmp, err := delta.CreateTemp(dir, ".tmp-*")
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
 )
 
 // The event log is JSON lines under <storage>/event_log/, one file per
@@ -80,7 +82,7 @@ func openEventLog(storage, pipeline, updateID string) (*eventLog, error) {
 		return nil, fmt.Errorf("event log: %w", err)
 	}
 	name := fmt.Sprintf("%s-%s.jsonl", time.Now().UTC().Format("20060102T150405.000Z"), updateID)
-	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, delta.FileMode)
 	if err != nil {
 		return nil, fmt.Errorf("event log: %w", err)
 	}

@@ -521,10 +521,18 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	if err != nil {
 		return res, err
 	}
+	repartition := ""
+	if exists {
+		if repartition, err = h.partitioningChange(f.Target.tableDesc()); err != nil {
+			return res, err
+		}
+	}
 	reason := ""
 	switch {
 	case !exists:
 		reason = "the table does not exist yet"
+	case repartition != "":
+		reason = "its partition columns change (" + repartition + ")"
 	case state.Definition == "":
 		reason = "no previous refresh is recorded"
 	case state.Definition != f.Definition:

@@ -99,7 +99,7 @@ func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
 	if err := u.runChecks(); err != nil {
 		return err
 	}
-	var problems []string
+	problems := u.checkTableSources()
 	for _, name := range sortedKeys(u.sources) {
 		info := u.sources[name]
 		if st, err := os.Stat(info.Dir); err != nil || !st.IsDir() {

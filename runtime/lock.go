@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/delta"
 )
 
 // lock is the pipeline's exclusive update lock: an flock(2) on
@@ -35,7 +37,7 @@ func acquireLock(storage, updateID string) (*lock, error) {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	path := filepath.Join(storage, "lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, delta.FileMode)
 	if err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}

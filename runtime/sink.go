@@ -9,6 +9,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -34,6 +35,16 @@ type Sink[T any] struct {
 	file  *dataFileWriter
 	files []dataFile
 
+	// part splits the rows of a partitioned table (nil when it is not);
+	// parts are the partitions' open files by partition key, partOrder
+	// the same in order of first row; seq numbers the sink's files.
+	part      *partitioner
+	parts     map[string]*partitionFile
+	partOrder []*partitionFile
+	keyBuf    []byte
+	seq       int
+	partErr   error
+
 	c sinkCounts
 }
 
@@ -47,10 +58,13 @@ type sinkCounts struct {
 // dataFile is a finished data file, ready for a Delta add action.
 type dataFile struct {
 	path  string // absolute
-	rel   string // relative to the table root
+	rel   string // relative to the table root, slash-separated
 	size  int64
 	rows  int64
 	stats string
+	// partitionValues are the file's partition values (nil for a table
+	// without partition columns).
+	partitionValues map[string]string
 }
 
 // Out returns the worker's sink for its flow's target table t.
@@ -68,6 +82,7 @@ func Out[T any](w *Worker, t *Table[T]) *Sink[T] {
 			failed: make([]int64, len(t.Expectations)),
 		},
 	}
+	s.part, s.partErr = newPartitioner(t.Codec.Schema, t.PartitionBy)
 	w.sink = s
 	return s
 }
@@ -112,6 +127,12 @@ func (s *Sink[T]) flush() error {
 	if len(s.ends) == 0 {
 		return nil
 	}
+	if s.partErr != nil {
+		return fmt.Errorf("table %s: %w", s.table.Name, s.partErr)
+	}
+	if s.part != nil {
+		return s.flushPartitioned()
+	}
 	s.rows = s.rows[:0]
 	start := 0
 	for _, end := range s.ends {
@@ -152,6 +173,9 @@ func (s *Sink[T]) close() ([]dataFile, error) {
 		s.files = append(s.files, df)
 		s.file = nil
 	}
+	if err := s.finishPartitions(); err != nil {
+		return nil, err
+	}
 	return s.files, nil
 }
 
@@ -162,6 +186,7 @@ func (s *Sink[T]) abort() {
 		s.file.discard()
 		s.file = nil
 	}
+	s.discardPartitions()
 	for _, f := range s.files {
 		os.Remove(f.path)
 	}
@@ -173,10 +198,12 @@ func (s *Sink[T]) counts() sinkCounts { return s.c }
 // dataFileWriter is one Parquet data file being written.
 type dataFileWriter struct {
 	path, rel string
-	f         *os.File
-	buf       *bufio.Writer
-	w         *parquetio.Writer
-	rows      int64
+	// partitionValues go to the finished dataFile.
+	partitionValues map[string]string
+	f               *os.File
+	buf             *bufio.Writer
+	w               *parquetio.Writer
+	rows            int64
 }
 
 // newDataFile creates a data file in the table folder dir, named as Spark
@@ -188,7 +215,7 @@ func newDataFile(dir, prefix string, worker, seq int, schema types.Schema) (*dat
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, delta.FileMode)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +249,7 @@ func (d *dataFileWriter) finish() (dataFile, error) {
 		os.Remove(d.path)
 		return dataFile{}, fmt.Errorf("write %s: %w", d.path, err)
 	}
-	return dataFile{path: d.path, rel: d.rel, size: info.Size, rows: info.NumRecords, stats: info.Stats}, nil
+	return dataFile{path: d.path, rel: d.rel, size: info.Size, rows: info.NumRecords, stats: info.Stats, partitionValues: d.partitionValues}, nil
 }
 
 func (d *dataFileWriter) discard() {

@@ -260,18 +260,67 @@ func evolve(table string, have, want types.Schema) (types.Schema, bool, error) {
 	return out, changed, nil
 }
 
-// checkSchema reports whether rows of d's schema can be written to the
-// existing table without a full refresh.
+// checkSchema reports whether rows of d's schema and partitioning can be
+// written to the existing table without a full refresh.
 func (h *tableHandle) checkSchema(d *tableDesc) error {
 	s, err := h.meta()
 	if err != nil || s == nil {
 		return err
 	}
 	if d.kind == MaterializedView {
-		return nil // replaced as a whole, schema included
+		return nil // replaced as a whole, schema and partitioning included
+	}
+	if err := checkPartitioning(h.name, s.Metadata.PartitionColumns, d.partitionBy); err != nil {
+		return err
 	}
 	_, _, err = evolve(h.name, s.Schema, d.columns)
 	return err
+}
+
+// partitioningChange describes how d's partition columns differ from those
+// of the existing table ("" when they do not, or the table is absent).
+func (h *tableHandle) partitioningChange(d *tableDesc) (string, error) {
+	s, err := h.meta()
+	if err != nil || s == nil {
+		return "", err
+	}
+	if samePartitioning(s.Metadata.PartitionColumns, d.partitionBy) {
+		return "", nil
+	}
+	return fmt.Sprintf("from %s to %s", partitionList(s.Metadata.PartitionColumns), partitionList(d.partitionBy)), nil
+}
+
+// checkPartitioning fails when a table partitioned by have would be
+// written as partitioned by want: its files are laid out by have, so
+// only a full refresh can change that (as in Spark, where appending with
+// other partition columns fails).
+func checkPartitioning(table string, have, want []string) error {
+	if samePartitioning(have, want) {
+		return nil
+	}
+	return fmt.Errorf("table %s: its partition columns change from %s to %s; the existing files are laid out by the old ones: "+
+		"a full refresh is required: run with --full-refresh %s", table, partitionList(have), partitionList(want), table)
+}
+
+// samePartitioning compares partition column lists, names
+// case-insensitively as Spark does.
+func samePartitioning(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !strings.EqualFold(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func partitionList(cols []string) string {
+	if len(cols) == 0 {
+		return "none"
+	}
+	return "(" + strings.Join(cols, ", ") + ")"
 }
 
 // ensure creates the table if it does not exist, and evolves its schema
@@ -293,6 +342,11 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 			opts.Operation = "CREATE TABLE"
 			opts.OperationParameters = map[string]any{"isManaged": "false", "description": d.comment, "partitionBy": partitionJSON(d.partitionBy), "properties": "{}"}
 		} else {
+			if d.kind != MaterializedView {
+				if err := checkPartitioning(h.name, s.Metadata.PartitionColumns, d.partitionBy); err != nil {
+					return err
+				}
+			}
 			schema, changed, err := evolve(h.name, s.Schema, d.columns)
 			if err != nil {
 				return err
@@ -333,7 +387,7 @@ func (h *tableHandle) adds(files []dataFile) []delta.Add {
 	now := time.Now()
 	out := make([]delta.Add, len(files))
 	for i, f := range files {
-		out[i] = delta.NewAdd(f.rel, nil, parquetio.FileInfo{Size: f.size, NumRecords: f.rows, Stats: f.stats}, now)
+		out[i] = delta.NewAdd(f.rel, f.partitionValues, parquetio.FileInfo{Size: f.size, NumRecords: f.rows, Stats: f.stats}, now)
 	}
 	return out
 }
@@ -407,7 +461,7 @@ func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnActi
 		}
 		// A full refresh that takes the table over from another pipeline
 		// records the new owner in this commit.
-		if s == nil || !types.StructOf(s.Schema...).Equal(types.StructOf(d.columns...)) || !sameStrings(s.Metadata.PartitionColumns, d.partitionBy) ||
+		if s == nil || !types.StructOf(s.Schema...).Equal(types.StructOf(d.columns...)) || !samePartitioning(s.Metadata.PartitionColumns, d.partitionBy) ||
 			!h.ownedBy(s.Metadata) {
 			if opts.Metadata, err = h.metadataFor(d, d.columns, id, created); err != nil {
 				return err
@@ -428,18 +482,6 @@ func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnActi
 // its schema to the dataset's; it creates the table when absent.
 func (h *tableHandle) truncate(d *tableDesc) error {
 	return h.commitReplace(d, nil, nil)
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func init() {

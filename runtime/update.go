@@ -175,6 +175,9 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := u.preflight(plan); err != nil {
+		return err
+	}
 	if u.identity, err = loadPipelineIdentity(u.storage, p.Name); err != nil {
 		return err
 	}
@@ -308,6 +311,15 @@ func (u *update) setup() error {
 			name, err := u.params.Expand(s.tableName())
 			if err != nil {
 				return fmt.Errorf("source %s: %w", s.SourceName(), err)
+			}
+			if path, ok := DeltaPathName(name); ok {
+				// delta.`/path/to/table`, as in Spark; relative to the
+				// spec's folder like file sources.
+				if !filepath.IsAbs(path) && u.opts.BaseDir != "" {
+					path = filepath.Join(u.opts.BaseDir, path)
+				}
+				u.handles[s.SourceName()] = newTableHandle(s.SourceName(), path, nil)
+				continue
 			}
 			parts := strings.Split(name, ".")
 			for len(parts) < 3 {
@@ -678,4 +690,14 @@ func (u *update) storagePath(elem ...string) string {
 
 func (u *update) checkpointDir(f *Flow) string {
 	return u.storagePath("checkpoints", f.Name)
+}
+
+// DeltaPathName returns the path of a table named by path, Spark's
+// delta.`/path/to/table` (the prefix case-insensitive), and whether name
+// has that form.
+func DeltaPathName(name string) (string, bool) {
+	if len(name) < len("delta.``") || !strings.EqualFold(name[:len("delta.`")], "delta.`") || !strings.HasSuffix(name, "`") {
+		return "", false
+	}
+	return strings.ReplaceAll(name[len("delta.`"):len(name)-1], "``", "`"), true
 }

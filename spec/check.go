@@ -2,6 +2,7 @@ package spec
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -358,12 +359,32 @@ func (r *resolver) partitionBy(rl *rel) {
 		switch {
 		case i < 0:
 			r.errorf(s.Pos, "UNRESOLVED_COLUMN", didYouMean(s.Value, columnNames(rl.columns)), "partition column %q is not a column of %q", s.Value, rl.name)
-		case rl.columns[i].Type.IsNested():
-			r.errorf(s.Pos, "", "partition by a column of a primitive type", "partition column %q of %q has type %s", s.Value, rl.name, rl.columns[i].Type)
+		case !partitionable(rl.columns[i].Type):
+			r.errorf(s.Pos, "", "partition by a column of type BOOLEAN, an integer, FLOAT, DOUBLE, DECIMAL, STRING, DATE, TIMESTAMP or TIMESTAMP_NTZ",
+				"partition column %q of %q has type %s, which cannot be a partition value", s.Value, rl.name, rl.columns[i].Type)
+		case slices.Contains(rl.ds.PartitionBy, i):
+			r.errorf(s.Pos, "", "name each partition column once", "partition column %q of %q is listed twice", s.Value, rl.name)
 		default:
 			rl.ds.PartitionBy = append(rl.ds.PartitionBy, i)
 		}
 	}
+	if n := len(rl.dsDecl.PartitionBy.Items); n > 0 && n == len(rl.columns) && len(rl.ds.PartitionBy) == n {
+		// Spark: "Cannot use all columns for partition columns".
+		r.errorf(rl.dsDecl.PartitionBy.Pos, "", "leave at least one column out of partition_by: its values are what the data files hold",
+			"every column of %q is a partition column", rl.name)
+	}
+}
+
+// partitionable reports whether a column of type t can be a partition
+// column: its values have a Delta partition value serialization that
+// pipegen writes (runtime/parquetio.FormatPartitionValue).
+func partitionable(t types.Type) bool {
+	switch t.Kind {
+	case types.BooleanKind, types.ByteKind, types.ShortKind, types.IntKind, types.LongKind, types.FloatKind, types.DoubleKind,
+		types.DecimalKind, types.StringKind, types.DateKind, types.TimestampKind, types.TimestampNTZKind:
+		return true
+	}
+	return false
 }
 
 // checkCDC resolves an AUTO CDC flow against its change feed's columns and

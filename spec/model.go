@@ -236,12 +236,19 @@ type Trigger struct {
 }
 
 // TableName is a three-part table name; each part may refer to parameters.
+// A table source may instead name its table by path, Spark's
+// delta.`/path/to/table`: then Path is set (relative paths are relative to
+// the spec's folder) and the parts are not.
 type TableName struct {
 	Catalog, Schema, Table Template
+	Path                   Template
 }
 
-// String returns "catalog.schema.table" as written.
+// String returns "catalog.schema.table" as written, or delta.`path`.
 func (n TableName) String() string {
+	if len(n.Path.Parts) > 0 {
+		return "delta.`" + strings.ReplaceAll(n.Path.String(), "`", "``") + "`"
+	}
 	return n.Catalog.String() + "." + n.Schema.String() + "." + n.Table.String()
 }
 
@@ -282,9 +289,12 @@ type Source struct {
 	// Table is set for table sources: its qualified name, defaults from
 	// the pipeline's catalog and schema.
 	Table TableName
-	// Schema is the declared schema; nil for a table source declared
-	// without one (no query may read it then).
-	Schema types.Schema
+	// Schema is the declared schema, or for a table source declared
+	// without one its table's schema read at build time (SchemaFromLog;
+	// see Options.TableSchema); nil when that table was not found (no
+	// query may read it then).
+	Schema        types.Schema
+	SchemaFromLog bool
 	// RescuedDataColumn is the name of the STRING column that collects
 	// values that do not fit Schema (file sources; "_rescued_data" by
 	// default, Auto Loader's).

@@ -9,25 +9,59 @@
 // code), collects all it can and never panics on user input.
 package spec
 
+import "github.com/pipegen/pipegen/runtime/types"
+
 // Load runs every stage on the spec at path: load → schema validate →
 // resolve → check. The pipeline is nil when any diagnostic is an error;
 // the diagnostics are sorted by position.
 func Load(path string) (*Pipeline, Diagnostics) {
-	return resolveLoaded(LoadAST(path))
+	return LoadWith(path, Options{})
+}
+
+// LoadWith is Load with options.
+func LoadWith(path string, opts Options) (*Pipeline, Diagnostics) {
+	ast, diags := LoadAST(path)
+	return resolveLoaded(ast, diags, opts)
+}
+
+// Options configure loading.
+type Options struct {
+	// TableSchema, when set, gives the schema of an existing Delta table,
+	// for table sources that declare none (the schema comes from the
+	// table's log, as Databricks takes it from the catalog). ref names the
+	// table with parameters expanded to their defaults. found is false
+	// when no table is there; err is a table that cannot be read.
+	TableSchema func(ref TableRef) (schema types.Schema, found bool, err error)
+}
+
+// TableRef is a table source's table with parameters expanded: Catalog,
+// Schema and Table, or Path (absolute) for delta.`path`.
+type TableRef struct {
+	Catalog, Schema, Table string
+	Path                   string
+}
+
+// String returns catalog.schema.table or delta.`path`.
+func (r TableRef) String() string {
+	if r.Path != "" {
+		return "delta.`" + r.Path + "`"
+	}
+	return r.Catalog + "." + r.Schema + "." + r.Table
 }
 
 // LoadBytes is Load for a main file held in memory; path names it in
 // diagnostics and anchors relative library paths.
 func LoadBytes(path string, src []byte) (*Pipeline, Diagnostics) {
-	return resolveLoaded(LoadASTBytes(path, src))
+	ast, diags := LoadASTBytes(path, src)
+	return resolveLoaded(ast, diags, Options{})
 }
 
 // resolveLoaded runs the stages after loading.
-func resolveLoaded(ast *SpecAST, diags Diagnostics) (*Pipeline, Diagnostics) {
+func resolveLoaded(ast *SpecAST, diags Diagnostics, opts Options) (*Pipeline, Diagnostics) {
 	if ast == nil {
 		return nil, diags
 	}
-	p, more := Resolve(ast)
+	p, more := resolveWith(ast, opts)
 	diags = append(diags, more...)
 	diags.Sort()
 	return p, diags

@@ -51,10 +51,12 @@ type rel struct {
 	failed     bool // a direct error in its definition or a flow into it
 	downstream bool // an input failed, so it was not checked
 	noSchema   bool // a table source without a schema
-	streaming  int8 // TV: 0 unknown, 1 streaming, -1 batch, 2 being computed
-	checked    bool
-	columns    []Column
-	declared   types.Schema
+	// noSchemaWhy says where its table was looked for (" at PATH").
+	noSchemaWhy string
+	streaming   int8 // TV: 0 unknown, 1 streaming, -1 batch, 2 being computed
+	checked     bool
+	columns     []Column
+	declared    types.Schema
 }
 
 // ref is one relation a query reads, resolved.
@@ -98,6 +100,7 @@ type resolver struct {
 	paramErrPos map[Pos]bool
 	rels        map[string]*rel // by lower-case name
 	relOrder    []*rel
+	opts        Options
 	flows       []*flowNode
 	flowNames   map[string]*flowNode
 	// changeFeed is set while the query of a flow or view that reads
@@ -111,8 +114,11 @@ type resolver struct {
 
 // Resolve resolves and type-checks a pipeline's syntax tree. The pipeline
 // is nil when there are errors.
-func Resolve(ast *SpecAST) (*Pipeline, Diagnostics) {
+func Resolve(ast *SpecAST) (*Pipeline, Diagnostics) { return resolveWith(ast, Options{}) }
+
+func resolveWith(ast *SpecAST, opts Options) (*Pipeline, Diagnostics) {
 	r := &resolver{
+		opts:        opts,
 		ast:         ast,
 		p:           &Pipeline{},
 		params:      map[string]*Parameter{},
@@ -267,8 +273,8 @@ func (r *resolver) addSource(d *SourceDecl) {
 	}
 	if d.Schema.Set() {
 		s.Schema = r.parseSchema(d.Schema, rl)
-	} else if s.Kind == TableSource {
-		rl.noSchema = true
+	} else if s.Kind == TableSource && !rl.failed {
+		r.schemaFromLog(s, d, rl)
 	}
 	if rl.failed {
 		return
@@ -325,6 +331,10 @@ func (r *resolver) addSource(d *SourceDecl) {
 // tableName splits a 1-, 2- or 3-part table name (parts may use
 // parameters) and fills the missing parts from the pipeline's defaults.
 func (r *resolver) tableName(s Str) TableName {
+	if v := s.Value; len(v) > len("delta.``") && strings.EqualFold(v[:len("delta.`")], "delta.`") && strings.HasSuffix(v, "`") {
+		path := strings.ReplaceAll(v[len("delta.`"):len(v)-1], "``", "`")
+		return TableName{Path: r.template(shifted(s, len("delta.`"), path))}
+	}
 	parts := splitDotted(s.Value)
 	if len(parts) > 3 {
 		r.errorf(s.Pos, "", "write catalog.schema.table", "table name %q has more than three parts", s.Value)
@@ -732,7 +742,8 @@ func (r *resolver) resolveRefs(text Str, shift int, trs []sql.TableRef) ([]ref, 
 			ok = false
 			continue
 		case f.rel.noSchema:
-			r.errorf(f.pos(), "", "add schema: to source "+f.rel.name, "source %q is read but has no declared schema", f.rel.name)
+			r.errorf(f.pos(), "", "add schema: to source "+f.rel.name+", or build where its table exists (pipegen --warehouse DIR)",
+				"source %q is read but has no declared schema, and its table %s was not found%s", f.rel.name, f.rel.src.Table, f.rel.noSchemaWhy)
 			ok = false
 		}
 		refs = append(refs, f)
@@ -754,7 +765,11 @@ func (r *resolver) lookup(parts []string) *rel {
 	for _, rl := range r.relOrder {
 		switch {
 		case rl.src != nil && rl.src.Kind == TableSource:
-			if n := rl.src.Table; strings.EqualFold(written, n.String()) || len(parts) == 2 && strings.EqualFold(written, n.Schema.String()+"."+n.Table.String()) {
+			if n := rl.src.Table; len(n.Path.Parts) > 0 {
+				if len(parts) == 2 && strings.EqualFold(parts[0], "delta") && parts[1] == n.Path.String() {
+					return rl
+				}
+			} else if strings.EqualFold(written, n.String()) || len(parts) == 2 && strings.EqualFold(written, n.Schema.String()+"."+n.Table.String()) {
 				return rl
 			}
 		case rl.ds != nil && rl.kind != relTV && strings.EqualFold(parts[len(parts)-1], rl.name):

@@ -1,38 +1,11 @@
 package spec
 
-import (
-	"sort"
-	"strings"
-)
+import "github.com/pipegen/pipegen/runtime/types"
 
 // Suggest returns the candidate nearest to name by edit distance
-// (case-insensitive Levenshtein), or "" when none is close enough: a
-// candidate qualifies when its distance is at most a third of the longer
-// length, rounded up, and at least 1. Ties go to the first in sorted order,
-// so the answer is deterministic.
-func Suggest(name string, candidates []string) string {
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	best, bestDist := "", -1
-	lname := strings.ToLower(name)
-	for _, c := range sorted {
-		if c == name {
-			continue
-		}
-		d := editDistance(lname, strings.ToLower(c))
-		limit := (max(len([]rune(name)), len([]rune(c))) + 2) / 3
-		if limit < 1 {
-			limit = 1
-		}
-		if d > limit {
-			continue
-		}
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
+// (case-insensitive Levenshtein), or "" when none is close enough; see
+// types.Suggest, which the runtime shares.
+func Suggest(name string, candidates []string) string { return types.Suggest(name, candidates) }
 
 // didYouMean returns the hint `did you mean "x"?` for the nearest candidate,
 // or "".
@@ -41,26 +14,4 @@ func didYouMean(name string, candidates []string) string {
 		return `did you mean "` + s + `"?`
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

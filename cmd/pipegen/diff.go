@@ -23,8 +23,8 @@ func diffCommand() *cli.Command {
 		Description: "Compares two versions of a pipeline spec, as a pull-request review would, and prints one\n" +
 			"line per table the change affects: new tables (created and backfilled), removed ones (left\n" +
 			"as they are), schema changes, changed queries, and the tables that need `--full-refresh`\n" +
-			"(a column type change, a NOT NULL column dropped, a flow's sources or AUTO CDC keys changed,\n" +
-			"a streaming read of a table that is itself fully refreshed).\n" +
+			"(a column type change, a NOT NULL column dropped, new partition columns, a flow's sources or\n" +
+			"AUTO CDC keys changed, a streaming read of a table that is itself fully refreshed).\n" +
 			"Exit status: 0 no table needs a full refresh, 1 one does or a spec is invalid, 2 usage.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
@@ -65,7 +65,7 @@ func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
 	cwd, _ := os.Getwd()
 	var specs [2]*spec.Pipeline
 	for i, f := range []string{oldFile, newFile} {
-		p, diags := spec.Load(f)
+		p, diags := spec.LoadWith(f, spec.Options{TableSchema: tableSchemas("")})
 		if diags.HasErrors() || p == nil {
 			diags.Sort()
 			diags.Write(stderr, spec.TextOutput, cwd)
@@ -191,6 +191,14 @@ func isTable(d *spec.Dataset) bool {
 // compareTable compares one table's two versions: needs reports a reason
 // for a full refresh, notes any other change.
 func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
+	if was, now := partitionColumns(old), partitionColumns(new); !strings.EqualFold(strings.Join(was, "\x00"), strings.Join(now, "\x00")) {
+		change := fmt.Sprintf("its partition columns change from %s to %s", partitionList(was), partitionList(now))
+		if new.Kind == spec.StreamingTable {
+			needs(change + ": the existing files are laid out by the old ones")
+		} else {
+			notes(change + ": recomputed (COMPLETE_RECOMPUTE) with the new layout")
+		}
+	}
 	if new.Kind == spec.StreamingTable {
 		added, err := prt.CheckSchemaChange(new.Name, old.Schema(), new.Schema())
 		if err != nil {
@@ -330,4 +338,20 @@ func sameKeys(a, b *spec.Flow) bool { return strings.EqualFold(cdcKeys(a), cdcKe
 // text, whitespace aside.
 func sameQuery(a, b *spec.Flow) bool {
 	return strings.Join(strings.Fields(a.SQL), " ") == strings.Join(strings.Fields(b.SQL), " ")
+}
+
+// partitionColumns returns the names of a table's partition columns.
+func partitionColumns(d *spec.Dataset) []string {
+	out := make([]string, len(d.PartitionBy))
+	for i, c := range d.PartitionBy {
+		out[i] = d.Columns[c].Name
+	}
+	return out
+}
+
+func partitionList(cols []string) string {
+	if len(cols) == 0 {
+		return "none"
+	}
+	return "(" + strings.Join(cols, ", ") + ")"
 }

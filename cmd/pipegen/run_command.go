@@ -41,7 +41,7 @@ func runCommand() *cli.Command {
 // only. It returns the program's exit code (0, or 1 for a failed update),
 // 1 when the spec is invalid, 2 for a usage error.
 func Run(stdout, stderr io.Writer, file string, flags []string, offline bool) int {
-	bin, code := cachedBuild(stderr, file, offline)
+	bin, code := cachedBuild(stderr, file, flagValue(flags, "warehouse"), offline)
 	if code != exitOK {
 		return code
 	}
@@ -81,6 +81,20 @@ func splitOffline(in []string) (args []string, offline bool) {
 	return args, offline
 }
 
+// flagValue returns the value of flag --name in args (`--name v` or
+// `--name=v`), or "".
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--"+name+"="); ok {
+			return v
+		}
+		if (a == "--"+name || a == "-"+name) && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
 func hasFlag(args []string, name string) bool {
 	for _, a := range args {
 		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") || a == "-"+name {
@@ -92,8 +106,8 @@ func hasFlag(args []string, name string) bool {
 
 // cachedBuild returns the path of the spec's program, building it into the
 // build cache unless it is there (see buildInCache).
-func cachedBuild(stderr io.Writer, file string, offline bool) (string, int) {
-	p, files, ok := generate(stderr, file)
+func cachedBuild(stderr io.Writer, file, warehouse string, offline bool) (string, int) {
+	p, files, ok := generate(stderr, file, warehouse)
 	if !ok {
 		return "", exitDiagnostics
 	}

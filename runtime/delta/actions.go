@@ -1,6 +1,8 @@
 // Package delta implements the parts of the Delta Lake transaction protocol
 // (https://github.com/delta-io/delta/blob/master/PROTOCOL.md) that pipegen
-// needs: it writes tables of reader version 1 and writer version 2, and
+// needs: it writes tables of reader version 1 and writer version 2 (4
+// with the change data feed; reader 3 and writer 7 with the timestampNtz
+// feature for TIMESTAMP_NTZ columns, see requiredProtocol), and
 // reads those and any table whose reader features it implements (reader
 // version 2 without column mapping, version 3 with timestampNtz or
 // vacuumProtocolCheck only).
@@ -128,13 +130,15 @@ type Add struct {
 
 // Remove is the remove action ("Add File and Remove File"); the file stays
 // on disk as a tombstone until vacuumed. DeletionTimestamp is in
-// milliseconds since the epoch.
+// milliseconds since the epoch. PartitionValues is always written (an
+// empty object for an unpartitioned table): with ExtendedFileMetadata the
+// protocol requires it, and Size.
 type Remove struct {
 	Path                 string            `json:"path"`
 	DeletionTimestamp    *int64            `json:"deletionTimestamp,omitempty"`
 	DataChange           bool              `json:"dataChange"`
 	ExtendedFileMetadata bool              `json:"extendedFileMetadata,omitempty"`
-	PartitionValues      PartitionValues   `json:"partitionValues,omitempty"`
+	PartitionValues      PartitionValues   `json:"partitionValues"`
 	Size                 *int64            `json:"size,omitempty"`
 	Tags                 map[string]string `json:"tags,omitempty"`
 	DeletionVector       json.RawMessage   `json:"deletionVector,omitempty"`

@@ -275,7 +275,7 @@ func writeLogFile(path string, data []byte) error {
 // the old content or the new, never a part.
 func replaceLogFile(path string, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	tmp, err := CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}

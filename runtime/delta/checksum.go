@@ -153,7 +153,7 @@ func writeChecksum(table string, version int64, sum VersionChecksum) {
 		return
 	}
 	path := ChecksumPath(table, version)
-	tmp, err := os.CreateTemp(LogDir(table), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := CreateTemp(LogDir(table), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return
 	}

@@ -69,7 +69,7 @@ func Commit(table string, readVersion int64, actions []Action) (int64, error) {
 		}
 		_ = syncDir(filepath.Dir(table)) // best effort: the table directory may be new too
 	}
-	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
+	tmp, err := CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
 	if err != nil {
 		return -1, fmt.Errorf("commit %s: %w", table, err)
 	}
@@ -153,10 +153,11 @@ func newUUID() string {
 // ReplaceFiles.
 type WriteOptions struct {
 	// Metadata is written with the commit: required for a new table (then a
-	// protocol action is written too: reader 1 and writer 2, or writer 4
-	// when its configuration enables the change data feed), or a schema or
-	// property change (a table that enables the change data feed is
-	// upgraded to writer version 4 in the same commit).
+	// protocol action is written too: reader 1 and writer 2, writer 4 when
+	// its configuration enables the change data feed, reader 3 and writer 7
+	// with table features when its schema has TIMESTAMP_NTZ columns), or a
+	// schema or property change (the protocol is upgraded in the same
+	// commit when the new metadata needs more).
 	Metadata *Metadata
 	// Txn, when set, records the application's transaction version in the
 	// same commit, so that data and progress commit atomically.
@@ -225,7 +226,11 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 		if opts.Metadata == nil {
 			return -1, fmt.Errorf("commit %s: a new table needs WriteOptions.Metadata", table)
 		}
-		actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: 1, MinWriterVersion: writerVersionFor(opts.Metadata.Configuration)}})
+		p, err := requiredProtocol(*opts.Metadata)
+		if err != nil {
+			return -1, fmt.Errorf("commit %s: %w", table, err)
+		}
+		actions = append(actions, Action{Protocol: &p})
 	} else {
 		readVersion = snap.Version
 		m := snap.Metadata
@@ -235,8 +240,12 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 		if err := checkWritable(table, snap.Protocol, m, len(removes) > 0); err != nil {
 			return -1, err
 		}
-		if w := writerVersionFor(m.Configuration); w > snap.Protocol.MinWriterVersion {
-			actions = append(actions, Action{Protocol: &Protocol{MinReaderVersion: snap.Protocol.MinReaderVersion, MinWriterVersion: w}})
+		need, err := requiredProtocol(m)
+		if err != nil {
+			return -1, fmt.Errorf("commit %s: %w", table, err)
+		}
+		if p, changed := upgradeProtocol(snap.Protocol, need); changed {
+			actions = append(actions, Action{Protocol: &p})
 		}
 	}
 	if len(opts.Changes) > 0 {

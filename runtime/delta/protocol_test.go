@@ -3,6 +3,7 @@ package delta_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -111,8 +112,14 @@ func TestRefuseWriterFeaturesPipegenDoesNotEnforce(t *testing.T) {
 		remove bool
 		want   string
 	}{
-		{"writer version 7", func(p *delta.Protocol, m *delta.Metadata) { p.MinWriterVersion = 7 }, false, "requires Delta writer version 7"},
-		{"reader version 3", func(p *delta.Protocol, m *delta.Metadata) { p.MinReaderVersion = 3 }, false, "reader 3"},
+		{"writer version 5", func(p *delta.Protocol, m *delta.Metadata) { p.MinWriterVersion = 5 }, false, "requires Delta writer version 5"},
+		{"writer feature", func(p *delta.Protocol, m *delta.Metadata) {
+			p.MinWriterVersion, p.WriterFeatures = 7, []string{"appendOnly", "rowTracking"}
+		}, false, "table feature(s) rowTracking, which pipegen cannot write"},
+		{"reader feature", func(p *delta.Protocol, m *delta.Metadata) {
+			p.MinReaderVersion, p.MinWriterVersion = 3, 7
+			p.ReaderFeatures, p.WriterFeatures = []string{"vacuumProtocolCheck"}, []string{"vacuumProtocolCheck"}
+		}, false, "table feature(s) vacuumProtocolCheck, which pipegen cannot write"},
 		{"check constraint", func(p *delta.Protocol, m *delta.Metadata) {
 			p.MinWriterVersion = 3
 			m.Configuration["delta.constraints.positive"] = "id > 0"
@@ -198,5 +205,82 @@ func TestReplaceFilesWritesChangeData(t *testing.T) {
 	snap, _ = delta.Load(plain)
 	if _, err := delta.ReplaceFiles(plain, snap, nil, nil, delta.WriteOptions{Changes: []delta.CDC{cdc}}); err == nil || !strings.Contains(err.Error(), delta.ChangeDataFeedProperty) {
 		t.Errorf("change data files on a table without the feed: err = %v", err)
+	}
+}
+
+// TestProtocolDeclaresTheFeaturesUsed: a table with a TIMESTAMP_NTZ column
+// (even nested) is reader 3 / writer 7 with timestampNtz in both feature
+// lists (protocol, "Timestamp without timezone"); at writer 7 the change
+// data feed and append-only are listed when used and only then; without
+// NTZ the legacy versions stay (1,2), or (1,4) with the feed, as Spark
+// sets them. A table that gains an NTZ column is upgraded in that commit.
+func TestProtocolDeclaresTheFeaturesUsed(t *testing.T) {
+	ntz := types.Schema{{Name: "id", Type: types.LongType, Nullable: true}, {Name: "at", Type: types.TimestampNTZType, Nullable: true}}
+	nested := types.Schema{{Name: "s", Type: types.StructOf(types.Field{Name: "at", Type: types.TimestampNTZType, Nullable: true}), Nullable: true}}
+	named := types.Schema{{Name: "timestamp_ntz", Type: types.StringType, Nullable: true}}
+	cdf := map[string]string{delta.ChangeDataFeedProperty: "true"}
+	for _, tc := range []struct {
+		name   string
+		schema types.Schema
+		conf   map[string]string
+		want   delta.Protocol
+	}{
+		{"plain", cdfSchema, nil, delta.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}},
+		{"a column named timestamp_ntz", named, nil, delta.Protocol{MinReaderVersion: 1, MinWriterVersion: 2}},
+		{"change data feed", cdfSchema, cdf, delta.Protocol{MinReaderVersion: 1, MinWriterVersion: 4}},
+		{"ntz", ntz, nil, delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"timestampNtz"}}},
+		{"nested ntz", nested, nil, delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"timestampNtz"}}},
+		{"ntz with the feed, append-only", ntz, map[string]string{delta.ChangeDataFeedProperty: "true", "delta.appendOnly": "true"},
+			delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"appendOnly", "changeDataFeed", "timestampNtz"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			table := filepath.Join(t.TempDir(), "t")
+			m, err := delta.NewMetadata(tc.schema, nil, tc.conf, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := delta.Append(table, nil, nil, delta.WriteOptions{Metadata: &m}); err != nil {
+				t.Fatal(err)
+			}
+			snap, err := delta.Load(table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(snap.Protocol, tc.want) {
+				t.Errorf("protocol %+v, want %+v", snap.Protocol, tc.want)
+			}
+			// The table takes appends at that protocol, without a new
+			// protocol action.
+			v, err := delta.Append(table, snap, nil, delta.WriteOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := delta.ReadCommit(table, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range c.Actions {
+				if a.Protocol != nil {
+					t.Errorf("an append wrote protocol %+v", *a.Protocol)
+				}
+			}
+		})
+	}
+	// Schema evolution: a writer-4 table with the feed gains an NTZ column.
+	table := filepath.Join(t.TempDir(), "t")
+	m, _ := delta.NewMetadata(cdfSchema, nil, cdf, time.Now())
+	if _, err := delta.Append(table, nil, nil, delta.WriteOptions{Metadata: &m}); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ := delta.Load(table)
+	m2 := m
+	m2.SchemaString = delta.SchemaString(append(slices.Clone(cdfSchema), types.Field{Name: "at", Type: types.TimestampNTZType, Nullable: true}))
+	if _, err := delta.Append(table, snap, nil, delta.WriteOptions{Metadata: &m2}); err != nil {
+		t.Fatal(err)
+	}
+	snap, _ = delta.Load(table)
+	want := delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"changeDataFeed", "timestampNtz"}}
+	if !reflect.DeepEqual(snap.Protocol, want) {
+		t.Errorf("after adding an NTZ column: protocol %+v, want %+v", snap.Protocol, want)
 	}
 }

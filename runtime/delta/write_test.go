@@ -401,3 +401,41 @@ func TestPartitionPath(t *testing.T) {
 		t.Errorf("EncodePath = %s", got)
 	}
 }
+
+// TestRemoveCarriesExtendedFileMetadata: a remove that says
+// extendedFileMetadata=true carries partitionValues (an empty object for an
+// unpartitioned table) and size, as the protocol requires of it.
+func TestRemoveCarriesExtendedFileMetadata(t *testing.T) {
+	for _, parts := range [][]string{nil, {"p"}} {
+		table := t.TempDir()
+		s := types.Schema{nullable("a", types.IntType), nullable("p", types.StringType)}
+		meta, _ := delta.NewMetadata(s, parts, nil, time.Now())
+		pv := delta.PartitionValues{}
+		path := "f.parquet"
+		if parts != nil {
+			pv, path = delta.PartitionValues{"p": "x"}, "p=x/f.parquet"
+		}
+		add := delta.Add{Path: path, PartitionValues: pv, Size: 10, DataChange: true}
+		if _, err := delta.Append(table, nil, []delta.Add{add}, delta.WriteOptions{Metadata: &meta}); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := delta.Load(table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := delta.Overwrite(table, snap, nil, delta.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(delta.CommitPath(table, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `"dataChange":true,"extendedFileMetadata":true,"partitionValues":{},"size":10}`
+		if parts != nil {
+			want = `"dataChange":true,"extendedFileMetadata":true,"partitionValues":{"p":"x"},"size":10}`
+		}
+		if !strings.Contains(string(data), want) {
+			t.Errorf("partition columns %v: the remove does not end with %s:\n%s", parts, want, data)
+		}
+	}
+}

@@ -379,3 +379,58 @@ func ParsePartitionValue(s string, t types.Type) (any, error) {
 	}
 	return nil, fmt.Errorf("partition column of type %s is not supported", t)
 }
+
+// FormatPartitionValue serializes x, the Go value of a partition column of
+// type t (nil for NULL), as the protocol's "Partition Value Serialization"
+// says, the inverse of ParsePartitionValue: integers and decimals in their
+// plain decimal form, booleans "true"/"false", FLOAT and DOUBLE in the
+// shortest form that parses back to the same value, dates "2024-03-01",
+// TIMESTAMP as ISO 8601 in UTC with microseconds ("2024-03-01T12:34:56.123456Z",
+// the unambiguous form the protocol allows and Delta 3 writes), and
+// TIMESTAMP_NTZ as "2024-03-01 12:34:56[.123456]". NULL and the empty
+// string are "" (Delta and Spark store an empty string partition value as
+// NULL). BINARY, intervals and nested types have no serialization here and
+// return an error.
+func FormatPartitionValue(x any, t types.Type) (string, error) {
+	if x == nil {
+		return "", nil
+	}
+	switch v := x.(type) {
+	case string:
+		if t.Kind == types.StringKind {
+			return v, nil
+		}
+	case bool:
+		return strconv.FormatBool(v), nil
+	case int8:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int16:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int32:
+		return strconv.FormatInt(int64(v), 10), nil
+	case int64:
+		return strconv.FormatInt(v, 10), nil
+	case float32:
+		return strconv.FormatFloat(float64(v), 'g', -1, 32), nil
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), nil
+	case types.Decimal:
+		return v.Format(t.Scale), nil
+	case types.Date:
+		return v.String(), nil
+	case types.Timestamp:
+		tm := v.Time()
+		if t.Kind == types.TimestampNTZKind {
+			if tm.Nanosecond() == 0 {
+				return tm.Format("2006-01-02 15:04:05"), nil
+			}
+			return tm.Format("2006-01-02 15:04:05.000000"), nil
+		}
+		return tm.Format("2006-01-02T15:04:05.000000Z"), nil
+	}
+	return "", fmt.Errorf("a partition column of type %s cannot hold %T values", t, x)
+}
+
+// LeafValue decodes one present (non-NULL) value of a leaf of type t in
+// the canonical layout into its Go value (see the package doc).
+func LeafValue(v parquet.Value, t types.Type) (any, error) { return canonicalConv(t)(v) }

@@ -195,7 +195,9 @@ func TestStats(t *testing.T) {
 	_, info := writeFile(t, allTypes, allTypesRows(), parquetio.WriterOptions{})
 	want := `{"numRecords":4,` +
 		`"minValues":{"id":1,"i8":-8,"i16":-32768,"i32":-2147483648,"d9":-0.01,"d18":-9999.0000,"d38":-1234567890123456789.0123456789,"s":"","day":"1969-12-31","at":"1969-12-31T23:59:59.999Z","addr":{"city":"Oslo"}},` +
-		`"maxValues":{"id":4,"i8":127,"i16":300,"i32":7,"d9":9999999.99,"d18":99999999999999.9999,"d38":0.0000000001,"day":"2024-03-01","at":"2024-03-01T12:34:56.789Z","addr":{"city":"Paris"}},` +
+		// The 40-character string's max is its 32-character prefix and
+		// Delta's tie-breaker DEL.
+		`"maxValues":{"id":4,"i8":127,"i16":300,"i32":7,"d9":9999999.99,"d18":99999999999999.9999,"d38":0.0000000001,"s":"` + strings.Repeat("x", 32) + "\x7f" + `","day":"2024-03-01","at":"2024-03-01T12:34:56.789Z","addr":{"city":"Paris"}},` +
 		`"nullCount":{"id":0,"b":1,"i8":1,"i16":1,"i32":1,"f32":1,"f64":1,"d9":1,"d18":1,"d38":1,"s":1,"bin":2,"day":1,"at":1,"addr":{"city":2,"geo":{"lat":3,"lon":3}}}}`
 	if info.Stats != want {
 		t.Errorf("stats:\n got %s\nwant %s", info.Stats, want)
@@ -749,7 +751,10 @@ func TestDictionaryFallback(t *testing.T) {
 	data, info := writeFile(t, s, rows, parquetio.WriterOptions{})
 	got := readRows(t, "dict.parquet", data, s, nil)
 	sameRows(t, got, formatAll(rows, s))
-	if !strings.Contains(info.Stats, `"u":0`) || strings.Contains(info.Stats, `"minValues":{"id":0,"u"`) {
-		t.Errorf("stats: %s (strings of 40 characters have no min/max)", info.Stats)
+	// Strings of 40 characters get 32-character bounds: the min's prefix,
+	// the max's prefix and DEL.
+	if !strings.Contains(info.Stats, `"u":0`) || !strings.Contains(info.Stats, `"minValues":{"id":0,"u":"`+strings.Repeat("0", 32)+`"}`) ||
+		!strings.Contains(info.Stats, `"u":"`+fmt.Sprintf("%040d", 59999*7919)[:32]+"\x7f"+`"}`) {
+		t.Errorf("stats: %s", info.Stats)
 	}
 }

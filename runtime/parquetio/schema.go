@@ -32,6 +32,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding"
 
 	"github.com/pipegen/pipegen/runtime/types"
@@ -225,7 +226,7 @@ func nodeFor(t types.Type, optional bool) parquet.Node {
 	case types.TimestampKind:
 		n = parquet.Timestamp(parquet.Microsecond)
 	case types.TimestampNTZKind:
-		n = parquet.TimestampAdjusted(parquet.Microsecond, false)
+		n = localTimestamp{parquet.TimestampAdjusted(parquet.Microsecond, false)}
 	case types.DecimalKind:
 		var pt parquet.Type
 		switch physicalKind(t) {
@@ -255,6 +256,20 @@ func nodeFor(t types.Type, optional bool) parquet.Node {
 	}
 	return parquet.Required(n)
 }
+
+// localTimestamp is the node of a TIMESTAMP_NTZ column: INT64
+// TIMESTAMP(MICROS, isAdjustedToUTC=false) without the legacy converted
+// type. parquet-go also writes TIMESTAMP_MICROS, which the Parquet format
+// defines as adjusted to UTC (LogicalTypes.md, "Deprecated timestamp
+// ConvertedType"): readers that look at it (parquet-mr before 1.11, Spark
+// without the logical type) would read local date-times as instants.
+type localTimestamp struct{ parquet.Node }
+
+func (n localTimestamp) Type() parquet.Type { return localTimestampType{n.Node.Type()} }
+
+type localTimestampType struct{ parquet.Type }
+
+func (localTimestampType) ConvertedType() *deprecated.ConvertedType { return nil }
 
 // group is a Parquet group node whose fields keep their declaration order.
 type group struct{ fields []parquet.Field }

@@ -37,10 +37,72 @@ const DefaultRowGroupRows = 120_000
 // table), for files only 15% smaller.
 const DictionaryMaxBytes = 64 << 10
 
-// MaxStatsStringLength is the longest string, in characters, whose value is
-// written as a Delta min/max statistic; Delta truncates longer ones to this
-// prefix length (delta.dataSkippingStringPrefixLength), so pipegen omits them.
+// MaxStatsStringLength is the prefix length, in UTF-16 code units as Java
+// counts a string's length, to which string min/max statistics are
+// truncated, as Delta's delta.dataSkippingStringPrefixLength (default 32):
+// the min is the prefix (a lower bound), the max the prefix followed by a
+// tie-breaker that makes it an upper bound (truncateMaxString).
 const MaxStatsStringLength = 32
+
+// truncateMinString returns the first n UTF-16 code units of s (a lower
+// bound of s in UTF-8 byte order), keeping a surrogate pair whole, as
+// Delta's StatisticsCollection.truncateMinStringAgg does.
+func truncateMinString(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		if units >= n {
+			return s[:i]
+		}
+		units += utf16Len(r)
+	}
+	return s
+}
+
+// truncateMaxString returns s when it has at most n UTF-16 code units,
+// else an upper bound of s in UTF-8 byte order made of a prefix of s and a
+// tie-breaker, as Delta's StatisticsCollection.truncateMaxStringAgg does:
+// the prefix of n units, extended over any U+10FFFF that follows it, then
+// U+007F (DEL) when the next character is below it, else U+10FFFF (the
+// largest code point: its UTF-8 bytes are above those of any other). It
+// reports false when no such bound of at most 2n units exists.
+func truncateMaxString(s string, n int) (string, bool) {
+	if utf16Units(s) <= n {
+		return s, true
+	}
+	off := len(truncateMinString(s, n))
+	units := utf16Units(s[:off])
+	for units <= 2*n {
+		if off >= len(s) {
+			return s, true
+		}
+		r, size := utf8.DecodeRuneInString(s[off:])
+		switch {
+		case r == utf8.MaxRune:
+			off += size
+			units += 2
+		case r < 0x7f:
+			return s[:off] + "\x7f", true
+		default:
+			return s[:off] + string(utf8.MaxRune), true
+		}
+	}
+	return "", false
+}
+
+func utf16Len(r rune) int {
+	if r >= 0x10000 {
+		return 2
+	}
+	return 1
+}
+
+func utf16Units(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16Len(r)
+	}
+	return n
+}
 
 // WriterOptions configure a Writer. The zero value is Snappy with
 // DefaultRowGroupRows.
@@ -60,9 +122,10 @@ type FileInfo struct {
 	// numRecords, nullCount per non-repeated leaf (nested structs as nested
 	// objects; ARRAY and MAP columns are left out), minValues/maxValues only
 	// where exact: integers, DATE, TIMESTAMP (ISO 8601 with milliseconds,
-	// truncated down as Delta specifies), DECIMAL, and STRING values of at
-	// most MaxStatsStringLength characters. BOOLEAN, FLOAT, DOUBLE and BINARY
-	// get null counts only.
+	// truncated down as Delta specifies), DECIMAL, and STRING (longer than
+	// MaxStatsStringLength: a truncated prefix as min, a prefix and a
+	// tie-breaker as max, as Spark writes them). BOOLEAN, FLOAT, DOUBLE and
+	// BINARY get null counts only.
 	Stats string
 }
 
@@ -295,12 +358,17 @@ func (s *colStats) bound(max bool) string {
 		}
 		return s.minD.Format(s.typ.Scale)
 	case statString:
-		x := s.minS
+		x, ok := s.minS, true
 		if max {
 			x = s.maxS
 		}
-		if utf8.RuneCountInString(x) > MaxStatsStringLength || !utf8.ValidString(x) {
+		if !utf8.ValidString(x) {
 			return ""
+		}
+		if !max {
+			x = truncateMinString(x, MaxStatsStringLength)
+		} else if x, ok = truncateMaxString(x, MaxStatsStringLength); !ok {
+			return "" // no upper bound short enough
 		}
 		b, _ := json.Marshal(x)
 		return string(b)

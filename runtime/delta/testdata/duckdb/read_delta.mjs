@@ -8,7 +8,9 @@
 // Output: one JSON object per live row (to_json of the row, columns in schema
 // order, BINARY columns as hex), sorted. Only JSON commits are replayed
 // (tables whose early commits were cleaned up after a checkpoint are not
-// supported); partition values come from the log's add actions. With
+// supported); partition values come from the log's add actions. A
+// partitioned table must also follow the protocol's layout (see
+// checkPartitionLayout), or the script fails. With
 // several tables (one DuckDB for all: starting it costs more than reading a
 // small table), each table's rows follow a line `=== <table dir>`.
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -95,11 +97,14 @@ async function readTable(table, version) {
   const root = table.replace(/\/+$/, '');
   const files = live.map(([path]) => (path.startsWith('/') ? path : root + '/' + path));
   const fileList = '[' + files.map(q).join(', ') + ']';
+  // hive_partitioning = false: the columns are the data files' own, not
+  // guessed from folder names.
   const present = new Set(
-    (await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${fileList}, union_by_name = true)`))
+    (await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${fileList}, union_by_name = true, hive_partitioning = false)`))
       .getRows().map((r) => String(r[0]).toLowerCase()));
 
   const isPartition = (name) => partitionColumns.some((c) => c.toLowerCase() === name.toLowerCase());
+  if (partitionColumns.length > 0) await checkPartitionLayout(table, root, partitionColumns, live, files, present);
   const pvRows = live.map(([, pv], i) => {
     const values = JSON.parse(pv ?? '{}') ?? {};
     const cells = partitionColumns.map((c) => (values[c] === null || values[c] === undefined ? 'NULL' : q(values[c])));
@@ -125,10 +130,61 @@ async function readTable(table, version) {
 
   const sql = `
     SELECT CAST(to_json(struct_pack(${exprs.join(', ')})) AS VARCHAR) AS j
-    FROM read_parquet(${fileList}, union_by_name = true, filename = true) t
+    FROM read_parquet(${fileList}, union_by_name = true, filename = true, hive_partitioning = false) t
     JOIN (VALUES ${pvRows.join(', ')}) pv(${pvCols.join(', ')}) ON t.filename = pv.filename
   `;
   const rows = (await con.runAndReadAll(sql)).getRows().map((r) => r[0]);
   rows.sort();
   return rows;
+}
+
+// checkPartitionLayout fails the script unless a partitioned table's live
+// files follow the protocol and Spark's layout: every add has a value (or
+// null) for every partition column; no data file holds a partition column
+// (Spark, Databricks and delta-rs never store them, and readers that take
+// the column from the file would disagree with the log); and where a
+// file's path has Hive-style folders `col=value/` for the partition
+// columns, DuckDB's Hive-partitioning reader decodes from them the values
+// the log holds (escaping as Spark's escapePathName, NULL as
+// __HIVE_DEFAULT_PARTITION__).
+async function checkPartitionLayout(table, root, partitionColumns, live, files, present) {
+  const errors = [];
+  const logValues = live.map(([path, pv]) => {
+    const values = JSON.parse(pv ?? '{}') ?? {};
+    for (const c of partitionColumns) {
+      if (!(c in values)) errors.push(`add ${path} has no partition value for column ${c}`);
+    }
+    return values;
+  });
+  for (const c of partitionColumns) {
+    if (present.has(c.toLowerCase())) errors.push(`partition column ${c} is stored in the data files`);
+  }
+  const hive = [];
+  live.forEach(([path], i) => {
+    const segs = path.split('/');
+    const dirs = segs.slice(0, -1).slice(-partitionColumns.length);
+    if (dirs.length === partitionColumns.length &&
+        dirs.every((d, j) => d.toLowerCase().startsWith(partitionColumns[j].toLowerCase() + '='))) hive.push(i);
+  });
+  for (const i of hive) {
+    const cols = partitionColumns.map((c) => `CAST(${ident(c)} AS VARCHAR)`).join(', ');
+    const rows = (await con.runAndReadAll(`
+      SELECT DISTINCT ${cols}
+      FROM read_parquet(${q(files[i])}, hive_partitioning = true, hive_types_autocast = false)
+    `)).getRows();
+    for (const r of rows) {
+      partitionColumns.forEach((c, j) => {
+        const folder = r[j] === null ? null : String(r[j]);
+        const log = logValues[i][c] === undefined || logValues[i][c] === '' ? null : logValues[i][c];
+        // DuckDB reads a folder value spelled "null" as NULL too.
+        if (folder !== log && !(folder === null && String(log).toLowerCase() === 'null')) {
+          errors.push(`file ${live[i][0]}: its folder says ${c}=${JSON.stringify(folder)}, the log ${JSON.stringify(log)}`);
+        }
+      });
+    }
+  }
+  if (errors.length > 0) {
+    console.error(`table ${table}: the partitioned layout does not follow the protocol:\n  ${errors.join('\n  ')}`);
+    process.exit(1);
+  }
 }
