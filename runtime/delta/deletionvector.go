@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 )
 
@@ -85,6 +86,10 @@ func (dv *DeletionVector) File(table string) (string, error) {
 // ("Deletion Vector Format").
 const dvMagic = 1681511377
 
+// dvNativeMagic is the magic number of the native RoaringBitmapArray
+// serialization (see decodeBitmapArray).
+const dvNativeMagic = 1681511376
+
 // Load reads the vector's set of deleted row indexes (0-based positions of
 // rows in the data file). On-disk vectors are checked against the file
 // format ("Deletion Vector File Storage Format": version byte 1, then per
@@ -114,17 +119,63 @@ func (dv *DeletionVector) Load(table string) (*roaring64.Bitmap, error) {
 	default:
 		return nil, fmt.Errorf("deletion vector has unknown storage type %q (want u, p or i)", dv.StorageType)
 	}
-	if binary.LittleEndian.Uint32(data[:4]) != dvMagic {
-		return nil, fmt.Errorf("deletion vector %s: not a portable RoaringBitmap (magic number %d, want %d)", dv.UniqueID(), binary.LittleEndian.Uint32(data[:4]), dvMagic)
-	}
-	bm := roaring64.New()
-	if _, err := bm.ReadFrom(bytes.NewReader(data[4:])); err != nil {
+	bm, err := decodeBitmapArray(data)
+	if err != nil {
 		return nil, fmt.Errorf("deletion vector %s: %w", dv.UniqueID(), err)
 	}
 	if int64(bm.GetCardinality()) != dv.Cardinality {
 		return nil, fmt.Errorf("deletion vector %s holds %d rows but its descriptor says cardinality %d", dv.UniqueID(), bm.GetCardinality(), dv.Cardinality)
 	}
 	return bm, nil
+}
+
+// decodeBitmapArray decodes a serialized RoaringBitmapArray ("Deletion
+// Vector Format"): the portable format (little-endian magic 1681511377,
+// then a 64-bit RoaringBitmap in the RoaringFormatSpec's portable 64-bit
+// layout: a count of buckets, then per bucket its 32-bit key and a 32-bit
+// RoaringBitmap), or the older native format Delta's Java implementation
+// also reads (big-endian magic 1681511376, a big-endian count of 32-bit
+// bitmaps, then per bitmap its big-endian size and the bitmap; the i-th
+// bitmap holds the values whose upper 32 bits are i), which the protocol's
+// inline example uses.
+func decodeBitmapArray(data []byte) (*roaring64.Bitmap, error) {
+	switch {
+	case binary.LittleEndian.Uint32(data[:4]) == dvMagic:
+		bm := roaring64.New()
+		if _, err := bm.ReadFrom(bytes.NewReader(data[4:])); err != nil {
+			return nil, err
+		}
+		return bm, nil
+	case binary.BigEndian.Uint32(data[:4]) == dvNativeMagic:
+		rest := data[4:]
+		if len(rest) < 4 {
+			return nil, errors.New("native RoaringBitmapArray ends before its bitmap count")
+		}
+		n := binary.BigEndian.Uint32(rest)
+		rest = rest[4:]
+		bm := roaring64.New()
+		for i := uint32(0); i < n; i++ {
+			if len(rest) < 4 {
+				return nil, fmt.Errorf("native RoaringBitmapArray ends before bitmap %d of %d", i+1, n)
+			}
+			size := binary.BigEndian.Uint32(rest)
+			rest = rest[4:]
+			if uint64(size) > uint64(len(rest)) {
+				return nil, fmt.Errorf("native RoaringBitmapArray: bitmap %d of %d bytes runs past the end", i+1, size)
+			}
+			b := roaring.New()
+			if _, err := b.ReadFrom(bytes.NewReader(rest[:size])); err != nil {
+				return nil, fmt.Errorf("bitmap %d: %w", i+1, err)
+			}
+			it := b.Iterator()
+			for it.HasNext() {
+				bm.Add(uint64(i)<<32 | uint64(it.Next()))
+			}
+			rest = rest[size:]
+		}
+		return bm, nil
+	}
+	return nil, fmt.Errorf("not a RoaringBitmapArray (magic number %d, want %d)", binary.LittleEndian.Uint32(data[:4]), dvMagic)
 }
 
 // readDVFile reads one vector's bitmap data (magic number included) from

@@ -38,10 +38,62 @@ func writerVersionFor(conf map[string]string) int {
 	return 2
 }
 
+// writableFeatures are the writer table features (writer version 7)
+// pipegen honours when it writes: appendOnly and invariants are checked,
+// the change data feed and TIMESTAMP_NTZ are written as the protocol says.
+var writableFeatures = map[string]bool{"appendOnly": true, "invariants": true, "changeDataFeed": true, "timestampNtz": true}
+
+// UnwritableFeatures returns the table features of p and m that pipegen
+// cannot write, by protocol name, sorted: writer features outside
+// writableFeatures (deletionVectors, columnMapping, v2Checkpoint,
+// domainMetadata, rowTracking, typeWidening, ...), and, for tables
+// without feature lists, column mapping (reader version 2, writer
+// versions 5 and 6, or delta.columnMapping.mode) and deletion vectors
+// enabled by delta.enableDeletionVectors.
+func UnwritableFeatures(p Protocol, m Metadata) []string {
+	set := map[string]bool{}
+	for _, f := range p.WriterFeatures {
+		if !writableFeatures[f] {
+			set[f] = true
+		}
+	}
+	if p.MinReaderVersion == 2 || p.MinWriterVersion == 5 || p.MinWriterVersion == 6 {
+		set["columnMapping"] = true
+	}
+	if mode := m.Configuration[ColumnMappingProperty]; mode != "" && mode != "none" {
+		set["columnMapping"] = true
+	}
+	if strings.EqualFold(m.Configuration["delta.enableDeletionVectors"], "true") {
+		set["deletionVectors"] = true
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CheckWritable fails, naming the table and the features, when the table
+// uses table features pipegen cannot write (see UnwritableFeatures); the
+// runtime calls it before an update writes anything.
+func CheckWritable(table string, p Protocol, m Metadata) error {
+	fs := UnwritableFeatures(p, m)
+	if len(fs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the table uses Delta table features pipegen reads but cannot write (%s); nothing was written. "+
+		"Write it with the engine that enabled them, or let pipegen create the table anew (a full refresh to another table name)",
+		table, strings.Join(fs, ", "))
+}
+
 // checkWritable refuses to write a table whose protocol or metadata asks
 // for writer features pipegen does not implement. m is the metadata the
 // commit leaves in force; removes says whether the commit removes data.
 func checkWritable(table string, p Protocol, m Metadata, removes bool) error {
+	if err := CheckWritable(table, p, m); err != nil {
+		return fmt.Errorf("commit %w", err)
+	}
 	if p.MinReaderVersion > 1 || p.MinWriterVersion > 4 {
 		return fmt.Errorf("commit %s: the table requires Delta writer version %d (reader %d); pipegen writes tables of reader version 1 and writer version 2, or 4 with the change data feed only",
 			table, p.MinWriterVersion, p.MinReaderVersion)

@@ -1,0 +1,188 @@
+package delta_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/parquetio"
+)
+
+// rewriteLog applies fn to every JSON commit of the table at table.
+func rewriteLog(t *testing.T, table string, fn func(string) string) {
+	t.Helper()
+	commits, _ := filepath.Glob(filepath.Join(delta.LogDir(table), "*.json"))
+	for _, c := range commits {
+		data, err := os.ReadFile(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(c, []byte(fn(string(data))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func formatted(t *testing.T, table string) []string {
+	t.Helper()
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := snap.ReadAll(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rows {
+		out = append(out, parquetio.FormatRow(r, snap.Schema))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestColumnMappingIDMode: in id mode columns are found by Parquet field
+// id, not by name: with every physical name in the log changed, the rows
+// read the same.
+func TestColumnMappingIDMode(t *testing.T) {
+	src := filepath.Join(tables, "kernel-golden", "table-with-columnmapping-mode-id", "delta")
+	want := formatted(t, src)
+	table := copyTable(t, src)
+	phys := regexp.MustCompile(`(delta\.columnMapping\.physicalName\\":\\")col-`)
+	rewriteLog(t, table, func(s string) string { return phys.ReplaceAllString(s, "${1}renamed-") })
+	if got := formatted(t, table); !slices.Equal(got, want) {
+		t.Errorf("rows by field id differ:\n got %q\nwant %q", got[:min(2, len(got))], want[:min(2, len(want))])
+	}
+	// In name mode the same change loses every column (read as NULL).
+	rewriteLog(t, table, func(s string) string {
+		return strings.ReplaceAll(s, `"delta.columnMapping.mode":"id"`, `"delta.columnMapping.mode":"name"`)
+	})
+	for _, r := range formatted(t, table) {
+		if strings.Trim(strings.ReplaceAll(r, "NULL", ""), " |") != "" {
+			t.Fatalf("name mode with unknown physical names read %q, want NULLs", r)
+		}
+	}
+}
+
+// TestColumnMappingRenameAndDrop: a column renamed in the log (same
+// physical name) reads its old files' values under the new name; a column
+// dropped from the schema is not read.
+func TestColumnMappingRenameAndDrop(t *testing.T) {
+	src := filepath.Join(tables, "kernel-golden", "table-with-columnmapping-mode-name", "delta")
+	table := copyTable(t, src)
+	before, err := delta.Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := before.Schema[0].Name, before.Schema[1].Name
+	rewriteLog(t, table, func(s string) string {
+		s = strings.Replace(s, `{\"name\":\"`+first+`\"`, `{\"name\":\"renamed\"`, 1)
+		return s
+	})
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Schema[0].Name != "renamed" {
+		t.Fatalf("schema %s, want the first column renamed", snap.Schema)
+	}
+	oldRows, _ := before.ReadAll(nil)
+	newRows, err := snap.ReadAll(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(oldRows) == 0 || len(oldRows) != len(newRows) {
+		t.Fatalf("%d rows before, %d after the rename", len(oldRows), len(newRows))
+	}
+	nonNull := 0
+	for i := range oldRows {
+		if parquetio.FormatRow(oldRows[i], before.Schema) != parquetio.FormatRow(newRows[i], snap.Schema) {
+			t.Fatalf("row %d differs after the rename", i)
+		}
+		if newRows[i][0] != nil {
+			nonNull++
+		}
+	}
+	if nonNull == 0 {
+		t.Fatal("the renamed column read only NULLs")
+	}
+	// Drop the second column: the remaining columns read as before.
+	proj := append(before.Schema[:1:1], before.Schema[2:]...)
+	got, err := before.ReadAll(proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if len(got[i]) != len(before.Schema)-1 || parquetio.FormatRow(got[i][1:], proj[1:]) != parquetio.FormatRow(oldRows[i][2:], before.Schema[2:]) {
+			t.Fatalf("row %d without %s differs", i, second)
+		}
+	}
+}
+
+// TestUnwritableFeaturesRefused: an append to a table with features
+// pipegen reads but cannot write fails before writing, naming them.
+func TestUnwritableFeaturesRefused(t *testing.T) {
+	for _, c := range []struct{ table, feature string }{
+		{"log-replay-dv-key-cases", "deletionVectors"},
+		{"table-with-columnmapping-mode-name", "columnMapping"},
+		{"v2-checkpoint-json", "v2Checkpoint"},
+	} {
+		table := copyTable(t, filepath.Join(tables, "kernel-golden", c.table, "delta"))
+		snap, err := delta.Load(table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, _ := delta.LatestVersion(table)
+		_, err = delta.Append(table, snap, nil, delta.WriteOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.feature) || !strings.Contains(err.Error(), table) {
+			t.Errorf("%s: err = %v, want one naming the table and %s", c.table, err, c.feature)
+		}
+		if after, _ := delta.LatestVersion(table); after != before {
+			t.Errorf("%s: version %d after the refused append, want %d", c.table, after, before)
+		}
+		if err := delta.CheckWritable(table, snap.Protocol, snap.Metadata); err == nil || !strings.Contains(err.Error(), c.feature) {
+			t.Errorf("%s: CheckWritable = %v", c.table, err)
+		}
+	}
+}
+
+// TestTolerantActions: commitInfo is free-form (delta-rs writes numbers in
+// operationMetrics, other engines nested objects) and unknown fields of
+// every action, and unknown actions, are ignored.
+func TestTolerantActions(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(delta.LogDir(dir), 0o755)
+	log := `{"commitInfo":{"timestamp":1700000000000,"operation":"WRITE","operationParameters":{"mode":"Append","partitionBy":[]},"operationMetrics":{"numFiles":1,"numOutputRows":3,"executionTimeMs":{"nested":true}},"clientVersion":"delta-rs.0.17.0","readVersion":"not a number","isBlindAppend":"yes","future":[1,2]}}
+{"protocol":{"minReaderVersion":1,"minWriterVersion":2,"future":1}}
+{"metaData":{"id":"x","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":true,\"metadata\":{\"future\":{\"a\":1}}}]}","partitionColumns":[],"configuration":{},"future":{"x":1}}}
+{"txn":{"appId":"a","version":3,"future":true}}
+{"domainMetadata":{"domain":"delta.clustering","configuration":"{}","removed":false}}
+{"someFutureAction":{"x":1}}
+{"add":{"path":"f.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"baseRowId":4,"defaultRowCommitVersion":0,"clusteringProvider":"liquid","future":{}}}
+`
+	os.WriteFile(delta.CommitPath(dir, 0), []byte(log), 0o644)
+	snap, err := delta.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Files) != 1 || snap.Txns["a"] != 3 {
+		t.Errorf("files %v, txns %v", snap.Files, snap.Txns)
+	}
+	c, err := delta.ReadCommit(dir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := c.Actions[0].CommitInfo
+	if ci == nil || ci.Timestamp != 1700000000000 || ci.Operation != "WRITE" || ci.OperationMetrics["numOutputRows"] != float64(3) {
+		t.Errorf("commitInfo %+v", ci)
+	}
+	// Malformed JSON still fails, naming the commit and line.
+	os.WriteFile(delta.CommitPath(dir, 1), []byte(`{"commitInfo":{"timestamp":`+"\n"), 0o644)
+	if _, err := delta.ReadCommit(dir, 1); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("malformed commit: err = %v", err)
+	}
+}
