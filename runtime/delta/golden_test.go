@@ -59,6 +59,9 @@ var engineTableOutcomes = map[string]outcome{
 	"delta-golden/snapshot-data2-deleted":       {checked: "TestGoldenTables"},
 	"delta-golden/time-travel-schema-changes-b": {checked: "TestTimeTravelSchemaChange"},
 	"delta-kernel-rs/app-txn-checkpoint":        {checked: "TestAppTxnCheckpoint"},
+	"delta-kernel-rs/type-widening":             {checked: "TestKernelRsTables"},
+	"delta-kernel-rs/table-with-dv-small":       {checked: "TestKernelRsTables"},
+	"delta-kernel-rs/with-short-dv":             {checked: "TestKernelRsTables"},
 	"delta-rs/simple_table_with_cdc":            {checked: "TestChangeDataFeedTablesOpen"},
 	"delta-rs/cdf-table-non-partitioned":        {checked: "TestGoldenTables"},
 }
@@ -236,5 +239,44 @@ func TestSpecialCharacterPath(t *testing.T) {
 	}
 	if len(snap.Files) != 1 || filepath.Base(delta.FilePath(table, snap.Files[0].Path)) != "special p@#h" {
 		t.Errorf("files %v, want one named %q", snap.Files, "special p@#h")
+	}
+}
+
+// TestKernelRsTables reads tables of delta-kernel-rs' kernel/tests/data and
+// compares them with the expected rows of its read tests
+// (kernel/tests/integration/read/mod.rs: type_widening_basic,
+// type_widening_decimal, short_dv, and the table-with-dv-small test, whose
+// expected rows are the whole table since its predicate only skips files).
+func TestKernelRsTables(t *testing.T) {
+	for name, want := range map[string][]string{
+		// Type widening: commit 0 wrote the narrow types (byte, int, float,
+		// short, decimal(10,2), decimal(5,2), date ...), commit 1 widened
+		// them and wrote the second row.
+		"type-widening": {
+			"1 | 2 | 3.4000000953674316 | 5.0 | 6.0 | 7.0 | 123.45 | 67.89000 | 1.0 | 2.0 | 3.0 | 4.0 | 2024-09-09 00:00:00",
+			"9223372036854775807 | 9223372036854775807 | 1.234567890123 | 1.234567890123 | 1.234567890123 | 1.234567890123 | 12345678901234.56 | 12345678901.23456 | 123.4 | 12345.6 | 1234567890.1 | 123456789012345678.9 | 2024-09-09 12:34:56.123456",
+		},
+		"table-with-dv-small": {"1", "2", "3", "4", "5", "6", "7", "8"},
+		"with-short-dv": {
+			"3 | 3 | 2023-05-31 18:58:33.633 | 0.7918174793484931",
+			"4 | 4 | 2023-05-31 18:58:33.633 | 0.9281049271981882",
+			"5 | 5 | 2023-05-31 18:58:33.633 | 0.27796520310701633",
+			"6 | 6 | 2023-05-31 18:58:33.633 | 0.15263801464228832",
+			"7 | 7 | 2023-05-31 18:58:33.633 | 0.1981143710215575",
+			"8 | 8 | 2023-05-31 18:58:33.633 | 0.3069439236599195",
+			"9 | 9 | 2023-05-31 18:58:33.633 | 0.5175919190815845",
+		},
+	} {
+		if got := formatted(t, filepath.Join(tables, "delta-kernel-rs", name)); !slices.Equal(got, want) {
+			t.Errorf("%s rows:\n  %s\nwant:\n  %s", name, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
+	}
+	// The widened table's older file holds the narrow physical types.
+	snap, err := delta.LoadVersion(filepath.Join(tables, "delta-kernel-rs", "type-widening"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := snap.Schema.String(); !strings.HasPrefix(got, "byte_long TINYINT, int_long INT, float_double FLOAT") {
+		t.Errorf("version 0 schema %s, want the narrow types", got)
 	}
 }
