@@ -280,3 +280,33 @@ func TestKernelRsTables(t *testing.T) {
 		t.Errorf("version 0 schema %s, want the narrow types", got)
 	}
 }
+
+// TestV2CheckpointSidecars reads the V2 checkpoint golden tables (a
+// UUID-named checkpoint in JSON or Parquet whose file actions are in a
+// sidecar of `_delta_log/_sidecars/`) from the checkpoint alone: the
+// commits before it removed, the rows are still the expected ones.
+func TestV2CheckpointSidecars(t *testing.T) {
+	for _, name := range []string{"v2-checkpoint-json", "v2-checkpoint-parquet"} {
+		src := filepath.Join(tables, "kernel-golden", name)
+		table := copyTable(t, filepath.Join(src, "delta"))
+		os.Remove(delta.CommitPath(table, 0))
+		os.Remove(delta.CommitPath(table, 1))
+		got, want, err := readEngineTable(t, table, filepath.Join(src, "expected", "*.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%s from its checkpoint: %d rows, want the %d expected", name, len(got), len(want))
+		}
+		// Without its sidecar the checkpoint cannot be read: an error, not
+		// a table with fewer rows.
+		table = copyTable(t, table)
+		sidecars, _ := filepath.Glob(filepath.Join(delta.LogDir(table), "_sidecars", "*.parquet"))
+		for _, s := range sidecars {
+			os.Remove(s)
+		}
+		if _, _, err := readEngineTable(t, table, filepath.Join(src, "expected", "*.parquet")); err == nil || !strings.Contains(err.Error(), "sidecar") {
+			t.Errorf("%s without its sidecars: err = %v", name, err)
+		}
+	}
+}
