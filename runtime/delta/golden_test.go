@@ -1,6 +1,7 @@
 package delta_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,6 +65,15 @@ var engineTableOutcomes = map[string]outcome{
 	"delta-kernel-rs/with-short-dv":             {checked: "TestKernelRsTables"},
 	"delta-rs/simple_table_with_cdc":            {checked: "TestChangeDataFeedTablesOpen"},
 	"delta-rs/cdf-table-non-partitioned":        {checked: "TestGoldenTables"},
+	"delta-rs/table_with_deletion_logs":         {checked: "TestDeltaRsTables"},
+	"delta-rs/table_with_column_mapping":        {checked: "TestDeltaRsTables"},
+	"delta-rs/checkpoint-v2-table":              {checked: "TestDeltaRsTables"},
+	"delta-rs/cdf-table-with-cdc-and-dvs":       {checked: "TestDeltaRsTables"},
+	"delta-rs/table_with_liquid_clustering":     {checked: "TestDeltaRsTables"},
+	"delta-rs/delta-2.2.0-partitioned-types":    {checked: "TestDeltaRsTables"},
+	"delta-rs/table_with_edge_timestamps":       {checked: "TestDeltaRsTables"},
+	"delta-rs/simple_table_features":            {refused: "reader version 5"},
+	"delta-rs/table-with-domain-metadata":       {refused: "no such file or directory"}, // a log without its data files
 }
 
 // engineTable is a table of testdata/delta_tables with the folder of its
@@ -307,6 +317,48 @@ func TestV2CheckpointSidecars(t *testing.T) {
 		}
 		if _, _, err := readEngineTable(t, table, filepath.Join(src, "expected", "*.parquet")); err == nil || !strings.Contains(err.Error(), "sidecar") {
 			t.Errorf("%s without its sidecars: err = %v", name, err)
+		}
+	}
+}
+
+// TestDeltaRsTables reads tables of delta-rs' crates/test/tests/data
+// (written by delta-rs, Spark and Databricks) that publish no expected rows:
+// the rows read must number what the log says the live files hold, the
+// numRecords of their statistics less the cardinality of their deletion
+// vectors (the protocol requires numRecords on files with a vector).
+func TestDeltaRsTables(t *testing.T) {
+	for name, wantRows := range map[string]int64{
+		"table_with_deletion_logs":      98, // deletion vectors
+		"table_with_column_mapping":     5,  // column mapping, protocol (2,5)
+		"checkpoint-v2-table":           44, // V2 checkpoint
+		"cdf-table-with-cdc-and-dvs":    5,  // change data feed and deletion vectors
+		"table_with_liquid_clustering":  10, // domain metadata, row tracking
+		"delta-2.2.0-partitioned-types": 3,
+		"table_with_edge_timestamps":    2,
+	} {
+		snap, err := delta.Load(filepath.Join(tables, "delta-rs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := snap.ReadAll(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live int64
+		for _, f := range snap.Files {
+			var st struct {
+				NumRecords *int64 `json:"numRecords"`
+			}
+			if err := json.Unmarshal([]byte(f.Stats), &st); err != nil || st.NumRecords == nil {
+				t.Fatalf("%s: file %s has no numRecords", name, f.Path)
+			}
+			live += *st.NumRecords
+			if f.DeletionVector != nil {
+				live -= f.DeletionVector.Cardinality
+			}
+		}
+		if int64(len(rows)) != live || live != wantRows {
+			t.Errorf("%s: %d rows read, the log's statistics say %d (want %d)", name, len(rows), live, wantRows)
 		}
 	}
 }
