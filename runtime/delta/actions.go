@@ -1,13 +1,15 @@
 // Package delta implements the parts of the Delta Lake transaction protocol
 // (https://github.com/delta-io/delta/blob/master/PROTOCOL.md) that pipegen
 // needs: it writes tables of reader version 1 and writer version 2, and
-// reads those and any table whose reader features it implements (reader
-// version 2 without column mapping, version 3 with timestampNtz or
-// vacuumProtocolCheck only).
+// reads those and tables of other engines with the reader features it
+// implements: column mapping (name and id), deletion vectors, V2
+// checkpoints, type widening, timestampNtz and vacuumProtocolCheck. It
+// refuses to write a table with features it cannot write (CheckWritable).
 //
 // A table is a directory with Parquet data files and a `_delta_log/` of
 // JSON commits (`<20-digit version>.json`) and, from Spark, V1 Parquet
-// checkpoints. This package replays the log into snapshots (Load,
+// checkpoints (single or multi-part) or V2 checkpoints (UUID-named JSON or
+// Parquet, with sidecars). This package replays the log into snapshots (Load,
 // LoadVersion), reads the commits after a version for streaming readers
 // (ReadCommits), creates commits exclusively so concurrent writers cannot
 // overwrite each other (Commit, Append, Overwrite, ReplaceFiles), reads a
