@@ -8,10 +8,15 @@
 // Output: one JSON object per live row (to_json of the row, columns in schema
 // order, BINARY columns as hex), sorted. Only JSON commits are replayed
 // (tables whose early commits were cleaned up after a checkpoint are not
-// supported); partition values come from the log's add actions. With
+// supported); partition values come from the log's add actions. The replay
+// follows PROTOCOL.md: logical files are (canonical path, deletion vector
+// id) pairs, rows a deletion vector deletes are left out
+// (deletion_vectors.mjs), and under column mapping (name or id mode) the
+// columns and partition values are found by physical name. With
 // several tables (one DuckDB for all: starting it costs more than reading a
 // small table), each table's rows follow a line `=== <table dir>`.
 import { DuckDBInstance } from '@duckdb/node-api';
+import { deletedRows } from './deletion_vectors.mjs';
 
 const args = process.argv.slice(2);
 if (args.length === 0) {
@@ -54,7 +59,8 @@ async function readTable(table, version) {
   `);
 
   const meta = (await con.runAndReadAll(`
-    SELECT json ->> '$.metaData.schemaString', CAST(json -> '$.metaData.partitionColumns' AS VARCHAR)
+    SELECT json ->> '$.metaData.schemaString', CAST(json -> '$.metaData.partitionColumns' AS VARCHAR),
+           json ->> '$.metaData.configuration."delta.columnMapping.mode"'
     FROM actions WHERE json_extract(json, '$.metaData') IS NOT NULL ORDER BY version DESC LIMIT 1
   `)).getRows();
   if (meta.length === 0) {
@@ -62,20 +68,26 @@ async function readTable(table, version) {
     process.exit(1);
   }
   const fields = JSON.parse(meta[0][0]).fields;
+  const mapped = meta[0][2] === 'name' || meta[0][2] === 'id';
+  // physical is a field's name in the data files and partition values.
+  const physical = (f) => (mapped && f.metadata?.['delta.columnMapping.physicalName']) || f.name;
   const partitionColumns = JSON.parse(meta[0][1] ?? '[]');
 
-  // Live files: the latest add or remove of each (URI-decoded) path wins.
+  // Live files: the latest add or remove of each logical file wins; a
+  // logical file is its URI-decoded path (a file: URI and the absolute path
+  // it names alike) with its deletion vector's id.
   const live = (await con.runAndReadAll(`
     WITH acts AS (
       SELECT version,
-             url_decode(COALESCE(json ->> '$.add.path', json ->> '$.remove.path')) AS path,
+             regexp_replace(url_decode(COALESCE(json ->> '$.add.path', json ->> '$.remove.path')), '^file:(//)?(/)', '\\2') AS path,
              CAST(json -> '$.add.partitionValues' AS VARCHAR) AS pv,
+             CAST(COALESCE(json -> '$.add.deletionVector', json -> '$.remove.deletionVector') AS VARCHAR) AS dv,
              json_extract(json, '$.add') IS NOT NULL AS is_add
       FROM actions
       WHERE json_extract(json, '$.add') IS NOT NULL OR json_extract(json, '$.remove') IS NOT NULL
     )
-    SELECT path, pv FROM acts
-    QUALIFY row_number() OVER (PARTITION BY path ORDER BY version DESC) = 1 AND is_add
+    SELECT path, pv, dv FROM acts
+    QUALIFY row_number() OVER (PARTITION BY path, COALESCE(dv ->> '$.storageType' || (dv ->> '$.pathOrInlineDv') || COALESCE('@' || (dv ->> '$.offset'), ''), '') ORDER BY version DESC) = 1 AND is_add
     ORDER BY path
   `)).getRows();
   if (live.length === 0) return [];
@@ -100,10 +112,20 @@ async function readTable(table, version) {
       .getRows().map((r) => String(r[0]).toLowerCase()));
 
   const isPartition = (name) => partitionColumns.some((c) => c.toLowerCase() === name.toLowerCase());
+  const fieldOf = (c) => fields.find((f) => f.name.toLowerCase() === c.toLowerCase());
   const pvRows = live.map(([, pv], i) => {
     const values = JSON.parse(pv ?? '{}') ?? {};
-    const cells = partitionColumns.map((c) => (values[c] === null || values[c] === undefined ? 'NULL' : q(values[c])));
+    const cells = partitionColumns.map((c) => {
+      const v = values[fieldOf(c) ? physical(fieldOf(c)) : c];
+      return v === null || v === undefined ? 'NULL' : q(v);
+    });
     return `(${q(files[i])}${cells.map((c) => ', ' + c).join('')})`;
+  });
+  // The rows deletion vectors delete, as (file, row index) pairs.
+  const deleted = [];
+  live.forEach(([, , dv], i) => {
+    const d = dv ? JSON.parse(dv) : null;
+    if (d) for (const r of deletedRows(root, d)) deleted.push(`(${q(files[i])}, ${r})`);
   });
   const pvCols = ['filename', ...partitionColumns.map((c, i) => `p${i}`)];
 
@@ -114,8 +136,8 @@ async function readTable(table, version) {
       e = f.type === 'binary'
         ? `encode(NULLIF(pv.p${i}, ''))`
         : `CAST(NULLIF(pv.p${i}, '') AS ${duckType(f.type)})`;
-    } else if (present.has(f.name.toLowerCase())) {
-      e = `t.${ident(f.name)}`;
+    } else if (present.has(physical(f).toLowerCase())) {
+      e = logical(`t.${ident(physical(f))}`, f.type);
     } else {
       e = 'NULL';
     }
@@ -125,10 +147,31 @@ async function readTable(table, version) {
 
   const sql = `
     SELECT CAST(to_json(struct_pack(${exprs.join(', ')})) AS VARCHAR) AS j
-    FROM read_parquet(${fileList}, union_by_name = true, filename = true) t
+    FROM read_parquet(${fileList}, union_by_name = true, filename = true, file_row_number = true) t
     JOIN (VALUES ${pvRows.join(', ')}) pv(${pvCols.join(', ')}) ON t.filename = pv.filename
+    ${deleted.length === 0 ? '' : `ANTI JOIN (VALUES ${deleted.join(', ')}) d(filename, r)
+      ON t.filename = d.filename AND t.file_row_number = d.r`}
   `;
   const rows = (await con.runAndReadAll(sql)).getRows().map((r) => r[0]);
   rows.sort();
   return rows;
+
+  // logical renames the nested fields of a value of Delta type t read from
+  // a data file (physical names under column mapping) to the schema's, and
+  // renders nested BINARY values as hex (top-level ones are hexed above).
+  function logical(e, t) {
+    const hasBinary = (t) => (t === 'binary' || (typeof t !== 'string' && JSON.stringify(t).includes('"binary"')));
+    if (typeof t === 'string' || (!mapped && !hasBinary(t))) return e;
+    if (t.type === 'struct') {
+      const parts = t.fields.map((f) => `${ident(f.name)} := ${logical(`(${e}).${ident(physical(f))}`, f.type)}`);
+      return `CASE WHEN ${e} IS NULL THEN NULL ELSE struct_pack(${parts.join(', ')}) END`;
+    }
+    if (t.type === 'array') {
+      return `list_transform(${e}, x -> ${t.elementType === 'binary' ? 'hex(x)' : logical('x', t.elementType)})`;
+    }
+    if (t.type === 'map') {
+      return `map_from_entries(list_transform(map_entries(${e}), kv -> struct_pack(key := ${logical('kv.key', t.keyType)}, value := ${logical('kv.value', t.valueType)})))`;
+    }
+    return e;
+  }
 }
