@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
@@ -184,5 +185,70 @@ func TestTolerantActions(t *testing.T) {
 	os.WriteFile(delta.CommitPath(dir, 1), []byte(`{"commitInfo":{"timestamp":`+"\n"), 0o644)
 	if _, err := delta.ReadCommit(dir, 1); err == nil || !strings.Contains(err.Error(), "line 1") {
 		t.Errorf("malformed commit: err = %v", err)
+	}
+}
+
+// TestVacuumRefusesUnwritableTables: vacuum would delete the deletion
+// vector files no add names; it refuses such tables and deletes nothing.
+func TestVacuumRefusesUnwritableTables(t *testing.T) {
+	table := copyTable(t, dvSource)
+	before, _ := filepath.Glob(filepath.Join(table, "*"))
+	zero := time.Duration(0)
+	if _, err := delta.Vacuum(table, delta.VacuumOptions{Retention: &zero}); err == nil || !strings.Contains(err.Error(), "deletionVectors") {
+		t.Errorf("vacuum of a table with deletion vectors: err = %v", err)
+	}
+	if after, _ := filepath.Glob(filepath.Join(table, "*")); !slices.Equal(before, after) {
+		t.Errorf("vacuum deleted files: %v -> %v", before, after)
+	}
+}
+
+// TestChangeFeedOfDeletionVectorCommits: a DELETE by deletion vector
+// without change data files reads as the deletion of the rows its new
+// vector adds, not of the whole file; replaying the feed gives the table.
+func TestChangeFeedOfDeletionVectorCommits(t *testing.T) {
+	for v, want := range map[int64]int{1: 1, 2: 1, 3: 1} {
+		rows, err := delta.ReadChangeFeed(dvSource, v, v, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != want || rows[0][1] != delta.ChangeDelete {
+			t.Errorf("version %d: changes %v, want %d delete", v, rows, want)
+		}
+	}
+	for _, table := range []string{dvSource, filepath.Join(tables, "delta-rs", "cdf-table-with-cdc-and-dvs")} {
+		snap, err := delta.Load(table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := delta.ReadChangeFeed(table, 0, -1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Net multiset of rows: inserts and post-images count +1,
+		// deletes and pre-images -1.
+		n := len(snap.Schema)
+		net := map[string]int{}
+		for _, r := range rows {
+			k := parquetio.FormatRow(r[:n], snap.Schema)
+			switch r[n] {
+			case delta.ChangeInsert, delta.ChangeUpdatePostimage:
+				net[k]++
+			case delta.ChangeDelete, delta.ChangeUpdatePreimage:
+				net[k]--
+			}
+		}
+		var got []string
+		for k, c := range net {
+			if c < 0 {
+				t.Fatalf("%s: row %s deleted more often than inserted", table, k)
+			}
+			for ; c > 0; c-- {
+				got = append(got, k)
+			}
+		}
+		slices.Sort(got)
+		if want := formatted(t, table); !slices.Equal(got, want) {
+			t.Errorf("%s: replaying the change feed gives %d rows, the snapshot has %d\n%q\n%q", table, len(got), len(want), got, want)
+		}
 	}
 }

@@ -312,6 +312,12 @@ func (r *FileReader) ReadRows(rows []parquet.Row) (int, error) {
 	}
 }
 
+// ReadAll returns the remaining rows that are not deleted as generic
+// values (see parquetio.Decode).
+func (r *FileReader) ReadAll() ([][]any, error) {
+	return parquetio.DecodeAll(r, r.Schema())
+}
+
 // Close closes the reader and its file.
 func (r *FileReader) Close() error {
 	err := r.Reader.Close()
