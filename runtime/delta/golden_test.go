@@ -59,6 +59,7 @@ var engineTableOutcomes = map[string]outcome{
 	"delta-golden/data-reader-partition-values": {checked: "TestPartitionValues"},
 	"delta-golden/snapshot-data2-deleted":       {checked: "TestGoldenTables"},
 	"delta-golden/time-travel-schema-changes-b": {checked: "TestTimeTravelSchemaChange"},
+	"delta-golden/type-widening-nested":         {checked: "TestTypeWideningNested"},
 	"delta-kernel-rs/app-txn-checkpoint":        {checked: "TestAppTxnCheckpoint"},
 	"delta-kernel-rs/type-widening":             {checked: "TestKernelRsTables"},
 	"delta-kernel-rs/table-with-dv-small":       {checked: "TestKernelRsTables"},
@@ -360,5 +361,26 @@ func TestDeltaRsTables(t *testing.T) {
 		if int64(len(rows)) != live || live != wantRows {
 			t.Errorf("%s: %d rows read, the log's statistics say %d (want %d)", name, len(rows), live, wantRows)
 		}
+	}
+}
+
+// TestTypeWideningNested reads delta-io/delta's type-widening-nested golden
+// table (INT widened to BIGINT in a struct field, map key and value, and
+// array element) as Delta Kernel's DeltaTableReadsSuite expects it.
+func TestTypeWideningNested(t *testing.T) {
+	table := filepath.Join(tables, "delta-golden", "type-widening-nested")
+	want := []string{
+		"{1} | {2 -> 3} | [4, 5]",
+		"{9223372036854775807} | {9223372036854775807 -> 9223372036854775807} | [9223372036854775807, -9223372036854775808]",
+	}
+	if got := formatted(t, table); !slices.Equal(got, want) {
+		t.Errorf("rows:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	v0, err := delta.LoadVersion(table, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v0.Schema.String(); got != "struct STRUCT<a: INT>, map MAP<INT, INT>, array ARRAY<INT>" {
+		t.Errorf("version 0 schema %s, want the INT types before widening", got)
 	}
 }
