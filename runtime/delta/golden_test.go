@@ -54,27 +54,35 @@ var engineTableOutcomes = map[string]outcome{
 		"without zone as UTC (delta-kernel-rs skips this table for the same reason); TestPartitionValues checks the rows"},
 	// The tables copied from shared/data/delta_tables, checked by their
 	// own tests (the dat ones against expected rows below).
-	"delta-golden/basic-with-inserts-merge":     {checked: "TestGoldenTables"},
-	"delta-golden/checkpoint":                   {checked: "TestSparkCheckpoint"},
-	"delta-golden/data-reader-partition-values": {checked: "TestPartitionValues"},
-	"delta-golden/snapshot-data2-deleted":       {checked: "TestGoldenTables"},
-	"delta-golden/time-travel-schema-changes-b": {checked: "TestTimeTravelSchemaChange"},
-	"delta-golden/type-widening-nested":         {checked: "TestTypeWideningNested"},
-	"delta-kernel-rs/app-txn-checkpoint":        {checked: "TestAppTxnCheckpoint"},
-	"delta-kernel-rs/type-widening":             {checked: "TestKernelRsTables"},
-	"delta-kernel-rs/table-with-dv-small":       {checked: "TestKernelRsTables"},
-	"delta-kernel-rs/with-short-dv":             {checked: "TestKernelRsTables"},
-	"delta-rs/simple_table_with_cdc":            {checked: "TestChangeDataFeedTablesOpen"},
-	"delta-rs/cdf-table-non-partitioned":        {checked: "TestGoldenTables"},
-	"delta-rs/table_with_deletion_logs":         {checked: "TestDeltaRsTables"},
-	"delta-rs/table_with_column_mapping":        {checked: "TestDeltaRsTables"},
-	"delta-rs/checkpoint-v2-table":              {checked: "TestDeltaRsTables"},
-	"delta-rs/cdf-table-with-cdc-and-dvs":       {checked: "TestDeltaRsTables"},
-	"delta-rs/table_with_liquid_clustering":     {checked: "TestDeltaRsTables"},
-	"delta-rs/delta-2.2.0-partitioned-types":    {checked: "TestDeltaRsTables"},
-	"delta-rs/table_with_edge_timestamps":       {checked: "TestDeltaRsTables"},
-	"delta-rs/simple_table_features":            {refused: "reader version 5"},
-	"delta-rs/table-with-domain-metadata":       {refused: "no such file or directory"}, // a log without its data files
+	"delta-golden/basic-with-inserts-merge":                       {checked: "TestGoldenTables"},
+	"delta-golden/checkpoint":                                     {checked: "TestSparkCheckpoint"},
+	"delta-golden/data-reader-partition-values":                   {checked: "TestPartitionValues"},
+	"delta-golden/snapshot-data2-deleted":                         {checked: "TestGoldenTables"},
+	"delta-golden/time-travel-schema-changes-b":                   {checked: "TestTimeTravelSchemaChange"},
+	"delta-golden/type-widening-nested":                           {checked: "TestTypeWideningNested"},
+	"delta-kernel-rs/app-txn-checkpoint":                          {checked: "TestAppTxnCheckpoint"},
+	"delta-kernel-rs/type-widening":                               {checked: "TestKernelRsTables"},
+	"delta-kernel-rs/table-with-dv-small":                         {checked: "TestKernelRsTables"},
+	"delta-kernel-rs/with-short-dv":                               {checked: "TestKernelRsTables"},
+	"delta-kernel-rs/v2-checkpoints-json-with-last-checkpoint":    {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-checkpoints-json-with-sidecars":           {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-checkpoints-json-without-sidecars":        {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-checkpoints-parquet-with-last-checkpoint": {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-checkpoints-parquet-with-sidecars":        {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-checkpoints-parquet-without-sidecars":     {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-classic-checkpoint-json":                  {checked: "TestKernelRsV2Checkpoints"},
+	"delta-kernel-rs/v2-classic-checkpoint-parquet":               {checked: "TestKernelRsV2Checkpoints"},
+	"delta-rs/simple_table_with_cdc":                              {checked: "TestChangeDataFeedTablesOpen"},
+	"delta-rs/cdf-table-non-partitioned":                          {checked: "TestGoldenTables"},
+	"delta-rs/table_with_deletion_logs":                           {checked: "TestDeltaRsTables"},
+	"delta-rs/table_with_column_mapping":                          {checked: "TestDeltaRsTables"},
+	"delta-rs/checkpoint-v2-table":                                {checked: "TestDeltaRsTables"},
+	"delta-rs/cdf-table-with-cdc-and-dvs":                         {checked: "TestDeltaRsTables"},
+	"delta-rs/table_with_liquid_clustering":                       {checked: "TestDeltaRsTables"},
+	"delta-rs/delta-2.2.0-partitioned-types":                      {checked: "TestDeltaRsTables"},
+	"delta-rs/table_with_edge_timestamps":                         {checked: "TestDeltaRsTables"},
+	"delta-rs/simple_table_features":                              {refused: "reader version 5"},
+	"delta-rs/table-with-domain-metadata":                         {refused: "no such file or directory"}, // a log without its data files
 }
 
 // engineTable is a table of testdata/delta_tables with the folder of its
@@ -382,5 +390,57 @@ func TestTypeWideningNested(t *testing.T) {
 	}
 	if got := v0.Schema.String(); got != "struct STRUCT<a: INT>, map MAP<INT, INT>, array ARRAY<INT>" {
 		t.Errorf("version 0 schema %s, want the INT types before widening", got)
+	}
+}
+
+// TestKernelRsV2Checkpoints reads delta-kernel-rs' V2 checkpoint tables
+// (UUID-named checkpoints in JSON and Parquet, with and without sidecars,
+// classic-named V2 checkpoints, `_last_checkpoint` naming a V2 one) and
+// compares them with the rows of its tests
+// (kernel/tests/integration/log/v2_checkpoints.rs), all one column id.
+func TestKernelRsV2Checkpoints(t *testing.T) {
+	ids := func(n int) []string {
+		var out []string
+		for i := 0; i < n; i++ {
+			out = append(out, fmt.Sprint(i))
+		}
+		return out
+	}
+	concat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		slices.Sort(out)
+		return out
+	}
+	sidecars := concat([]string{"0", "0", "0"}, ids(30), ids(100), ids(100), ids(1000))
+	without := concat(ids(10), []string{"2718"})
+	for name, want := range map[string][]string{
+		"v2-checkpoints-json-with-sidecars":           sidecars,
+		"v2-checkpoints-parquet-with-sidecars":        sidecars,
+		"v2-checkpoints-json-without-sidecars":        without,
+		"v2-checkpoints-parquet-without-sidecars":     without,
+		"v2-classic-checkpoint-json":                  concat(ids(20)),
+		"v2-classic-checkpoint-parquet":               concat(ids(20)),
+		"v2-checkpoints-json-with-last-checkpoint":    concat(ids(10)),
+		"v2-checkpoints-parquet-with-last-checkpoint": concat(ids(10)),
+	} {
+		table := filepath.Join(tables, "delta-kernel-rs", name)
+		if got := formatted(t, table); !slices.Equal(got, want) {
+			t.Errorf("%s: %d rows, want %d", name, len(got), len(want))
+		}
+		// From the newest checkpoint alone (the commits before it gone).
+		cp := copyTable(t, table)
+		snap, err := delta.Load(cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := int64(0); v < snap.Version; v++ {
+			os.Remove(delta.CommitPath(cp, v))
+		}
+		if got := formatted(t, copyTable(t, cp)); !slices.Equal(got, want) {
+			t.Errorf("%s from its checkpoint: %d rows, want %d", name, len(got), len(want))
+		}
 	}
 }
