@@ -142,7 +142,8 @@ func (h *tableHandle) currentSchema() (types.Schema, error) {
 	return s.Schema, nil
 }
 
-// numRecords sums numRecords of the live files' statistics.
+// numRecords sums numRecords of the live files' statistics, less the
+// rows their deletion vectors delete.
 func (h *tableHandle) numRecords() (int64, error) {
 	s, err := h.snapshot()
 	if err != nil || s == nil {
@@ -155,6 +156,9 @@ func (h *tableHandle) numRecords() (int64, error) {
 		}
 		if json.Unmarshal([]byte(f.Stats), &st) == nil {
 			n += st.NumRecords
+		}
+		if f.DeletionVector != nil { // numRecords counts the file's rows, deleted ones too
+			n -= f.DeletionVector.Cardinality
 		}
 	}
 	return n, nil
