@@ -192,6 +192,10 @@ type CommitInfo struct {
 	OperationMetrics map[string]any `json:"operationMetrics,omitempty"`
 	EngineInfo       string         `json:"engineInfo,omitempty"`
 	TxnID            string         `json:"txnId,omitempty"`
+	// InCommitTimestamp is the commit's time in milliseconds on tables
+	// with the inCommitTimestamp feature ("In-Commit Timestamps"), which
+	// readers use as the commit's timestamp.
+	InCommitTimestamp *int64 `json:"inCommitTimestamp,omitempty"`
 }
 
 // UnmarshalJSON decodes a commitInfo tolerantly: a field whose JSON type

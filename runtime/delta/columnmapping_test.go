@@ -157,13 +157,18 @@ func TestUnwritableFeaturesRefused(t *testing.T) {
 func TestTolerantActions(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(delta.LogDir(dir), 0o755)
-	log := `{"commitInfo":{"timestamp":1700000000000,"operation":"WRITE","operationParameters":{"mode":"Append","partitionBy":[]},"operationMetrics":{"numFiles":1,"numOutputRows":3,"executionTimeMs":{"nested":true}},"clientVersion":"delta-rs.0.17.0","readVersion":"not a number","isBlindAppend":"yes","future":[1,2]}}
+	log := `{"commitInfo":{"timestamp":1700000000000,"operation":"WRITE","operationParameters":{"mode":"Append","partitionBy":[]},"operationMetrics":{"numFiles":1,"numOutputRows":3,"executionTimeMs":{"nested":true}},"clientVersion":"delta-rs.0.17.0","readVersion":"not a number","isBlindAppend":"yes","future":[1,2],"inCommitTimestamp":1700000000123}}
 {"protocol":{"minReaderVersion":1,"minWriterVersion":2,"future":1}}
 {"metaData":{"id":"x","format":{"provider":"parquet","options":{}},"schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"long\",\"nullable\":true,\"metadata\":{\"future\":{\"a\":1}}}]}","partitionColumns":[],"configuration":{},"future":{"x":1}}}
 {"txn":{"appId":"a","version":3,"future":true}}
 {"domainMetadata":{"domain":"delta.clustering","configuration":"{}","removed":false}}
 {"someFutureAction":{"x":1}}
 {"add":{"path":"f.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"baseRowId":4,"defaultRowCommitVersion":0,"clusteringProvider":"liquid","future":{}}}
+{"add":{"path":"g.parquet","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}
+{"remove":{"path":"g.parquet","deletionTimestamp":2,"dataChange":true,"stats":"{}","baseRowId":1,"future":[]}}
+{"cdc":{"path":"_change_data/c.parquet","partitionValues":{},"size":1,"dataChange":false,"future":1}}
+{"checkpointMetadata":{"version":0}}
+{"sidecar":{"path":"x.parquet","sizeInBytes":1,"modificationTime":1}}
 `
 	os.WriteFile(delta.CommitPath(dir, 0), []byte(log), 0o644)
 	snap, err := delta.Load(dir)
@@ -178,6 +183,9 @@ func TestTolerantActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	ci := c.Actions[0].CommitInfo
+	if c.Timestamp != 1700000000123 { // inCommitTimestamp wins over timestamp
+		t.Errorf("commit timestamp %d, want the inCommitTimestamp", c.Timestamp)
+	}
 	if ci == nil || ci.Timestamp != 1700000000000 || ci.Operation != "WRITE" || ci.OperationMetrics["numOutputRows"] != float64(3) {
 		t.Errorf("commitInfo %+v", ci)
 	}

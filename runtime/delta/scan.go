@@ -17,7 +17,8 @@ import (
 // readers that follow a table.
 type CommitEntry struct {
 	Version int64
-	// Timestamp is commitInfo.timestamp in milliseconds, or the commit
+	// Timestamp is commitInfo.inCommitTimestamp (tables with in-commit
+	// timestamps) or commitInfo.timestamp in milliseconds, or the commit
 	// file's modification time when it has no commitInfo.
 	Timestamp int64
 	Actions   []Action
@@ -101,6 +102,9 @@ func ReadCommit(table string, version int64) (CommitEntry, error) {
 	for _, a := range actions {
 		if a.CommitInfo != nil {
 			c.Timestamp = a.CommitInfo.Timestamp
+			if ict := a.CommitInfo.InCommitTimestamp; ict != nil {
+				c.Timestamp = *ict
+			}
 		}
 	}
 	if c.Timestamp == 0 {
