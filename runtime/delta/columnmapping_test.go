@@ -189,6 +189,14 @@ func TestTolerantActions(t *testing.T) {
 	if ci == nil || ci.Timestamp != 1700000000000 || ci.Operation != "WRITE" || ci.OperationMetrics["numOutputRows"] != float64(3) {
 		t.Errorf("commitInfo %+v", ci)
 	}
+	// Spark's commitInfo with job, notebook and cluster fields.
+	gc, err := delta.ReadCommit(filepath.Join(tables, "kernel-golden", "deltalog-commit-info", "delta"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci := gc.Actions[2].CommitInfo; ci == nil || ci.Operation != "WRITE" || ci.Timestamp != 1540415658000 {
+		t.Errorf("golden commitInfo %+v", ci)
+	}
 	// Malformed JSON still fails, naming the commit and line.
 	os.WriteFile(delta.CommitPath(dir, 1), []byte(`{"commitInfo":{"timestamp":`+"\n"), 0o644)
 	if _, err := delta.ReadCommit(dir, 1); err == nil || !strings.Contains(err.Error(), "line 1") {

@@ -292,6 +292,9 @@ func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 	if err := checkReadable(table, *st.protocol, *st.metadata); err != nil {
 		return nil, err
 	}
+	if st.metadata.SchemaString == "" {
+		return nil, fmt.Errorf("table %s: version %d has a metaData action without schemaString; the log is incomplete", table, version)
+	}
 	schema, err := ParseSchema(st.metadata.SchemaString)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", table, err)
