@@ -6,15 +6,17 @@
 // usage: node read_delta.mjs <table dir> [version] [<table dir> [version]]...
 //
 // Output: one JSON object per live row (to_json of the row, columns in schema
-// order, BINARY columns as hex), sorted. Only JSON commits are replayed
-// (tables whose early commits were cleaned up after a checkpoint are not
-// supported); partition values come from the log's add actions. The replay
+// order, BINARY columns as hex), sorted. The replay starts from the newest
+// complete checkpoint at or before the version (V1 single or multi-part
+// Parquet, V2 UUID-named JSON or Parquet with its sidecars) and applies the
+// JSON commits after it; partition values come from the log's add actions. The replay
 // follows PROTOCOL.md: logical files are (canonical path, deletion vector
 // id) pairs, rows a deletion vector deletes are left out
 // (deletion_vectors.mjs), and under column mapping (name or id mode) the
 // columns and partition values are found by physical name. With
 // several tables (one DuckDB for all: starting it costs more than reading a
 // small table), each table's rows follow a line `=== <table dir>`.
+import { readdirSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { deletedRows } from './deletion_vectors.mjs';
 
@@ -46,16 +48,77 @@ for (const [table, version] of jobs) {
   for (const r of await readTable(table, version)) console.log(r);
 }
 
+// checkpoint returns the newest complete checkpoint at or before version
+// (null: any) of the log in logDir ("Checkpoints"): {version, sql}, sql
+// selecting its actions as (version, json) rows like the commits', or null
+// when there is none.
+async function checkpoint(logDir, version) {
+  const names = readdirSync(logDir);
+  const byVersion = new Map(); // version -> {parts: Map(n -> [files]), v2: file}
+  for (const name of names) {
+    let m = name.match(/^(\d{20})\.checkpoint(?:\.(\d{10})\.(\d{10}))?\.parquet$/);
+    const v2 = name.match(/^(\d{20})\.checkpoint\.[0-9a-f-]{36}\.(json|parquet)$/i);
+    const v = BigInt((m ?? v2 ?? [])[1] ?? -1);
+    if (v < 0n || (version !== null && v > version)) continue;
+    if (!byVersion.has(v)) byVersion.set(v, { parts: new Map(), v2: null });
+    const e = byVersion.get(v);
+    if (v2) {
+      e.v2 = name;
+    } else {
+      const n = m[3] ? Number(m[3]) : 1;
+      if (!e.parts.has(n)) e.parts.set(n, []);
+      e.parts.get(n).push(name);
+    }
+  }
+  const versions = [...byVersion.keys()].sort((a, b) => (a < b ? 1 : -1));
+  for (const v of versions) {
+    const e = byVersion.get(v);
+    let files = null;
+    for (const [n, fs] of e.parts) if (fs.length === n) files = fs;
+    if (files === null && e.v2 === null) continue; // an incomplete multi-part checkpoint
+    let top;
+    if (files === null && e.v2.endsWith('.json')) {
+      top = `SELECT json FROM read_ndjson_objects(${q(logDir + '/' + e.v2)})`;
+    } else {
+      top = await parquetActions((files ?? [e.v2]).map((f) => logDir + '/' + f));
+    }
+    // V2 checkpoints name sidecar files holding their add and remove actions.
+    const sidecars = (await con.runAndReadAll(`SELECT json ->> '$.sidecar.path' FROM (${top}) WHERE json_extract(json, '$.sidecar') IS NOT NULL`))
+      .getRows().map((r) => logDir + '/_sidecars/' + decodeURIComponent(r[0]));
+    let sql = `SELECT ${v} AS version, json FROM (${top})`;
+    if (sidecars.length > 0) sql += ` UNION ALL SELECT ${v} AS version, json FROM (${await parquetActions(sidecars)})`;
+    return { version: v, sql };
+  }
+  return null;
+}
+
+// parquetActions selects the actions of checkpoint Parquet files (one
+// struct column per action kind, NULL where a row holds another kind) as
+// JSON objects like those of the commits.
+async function parquetActions(files) {
+  const list = '[' + files.map(q).join(', ') + ']';
+  const cols = new Set((await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${list}, union_by_name = true)`))
+    .getRows().map((r) => String(r[0])));
+  return ['add', 'remove', 'metaData', 'protocol', 'txn', 'sidecar'].filter((k) => cols.has(k))
+    .map((k) => `SELECT CAST(json_object(${q(k)}, to_json(${ident(k)})) AS VARCHAR) AS json
+      FROM read_parquet(${list}, union_by_name = true) WHERE ${ident(k)} IS NOT NULL`)
+    .join(' UNION ALL ');
+}
+
 // readTable returns the live rows of the table at version (null: latest),
 // sorted.
 async function readTable(table, version) {
-  const logGlob = table.replace(/\/+$/, '') + '/_delta_log/*.json';
+  const logDir = table.replace(/\/+$/, '') + '/_delta_log';
+  const logGlob = logDir + '/*.json';
+  const cp = await checkpoint(logDir, version);
   await con.run(`
     CREATE OR REPLACE TEMP TABLE actions AS
+    ${cp === null ? '' : `${cp.sql} UNION ALL`}
     SELECT CAST(regexp_extract(filename, '(\\d{20})\\.json$', 1) AS BIGINT) AS version, json
     FROM read_ndjson_objects(${q(logGlob)}, filename = true)
     WHERE regexp_matches(filename, '\\d{20}\\.json$')
       ${version === null ? '' : `AND CAST(regexp_extract(filename, '(\\d{20})\\.json$', 1) AS BIGINT) <= ${version}`}
+      ${cp === null ? '' : `AND CAST(regexp_extract(filename, '(\\d{20})\\.json$', 1) AS BIGINT) > ${cp.version}`}
   `);
 
   const meta = (await con.runAndReadAll(`
