@@ -138,3 +138,23 @@ func TestTableSourceWithColumnMapping(t *testing.T) {
 		t.Errorf("streamed rows:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestWriteToTableWithUnwritableFeatures: an update whose target is a
+// table with deletion vectors stops before writing anything, naming the
+// table and the feature.
+func TestWriteToTableWithUnwritableFeatures(t *testing.T) {
+	dir := t.TempDir()
+	copySourceTable(t, dvTableSource, dir, "ids", 0)
+	target := copySourceTable(t, dvTableSource, dir, "ids_copy", 3)
+	before, _ := filepath.Glob(filepath.Join(target, "*"))
+	logBefore, _ := filepath.Glob(filepath.Join(target, "_delta_log", "*"))
+	out, err := runPipeline(t, dvPipeline(), dir, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "ids_copy") || !strings.Contains(err.Error(), "deletionVectors") || !strings.Contains(err.Error(), "nothing was written") {
+		t.Fatalf("err = %v\n%s", err, out)
+	}
+	after, _ := filepath.Glob(filepath.Join(target, "*"))
+	logAfter, _ := filepath.Glob(filepath.Join(target, "_delta_log", "*"))
+	if !slices.Equal(before, after) || !slices.Equal(logBefore, logAfter) {
+		t.Errorf("the refused update wrote files: %v -> %v, log %v -> %v", before, after, logBefore, logAfter)
+	}
+}
