@@ -1,8 +1,13 @@
 // Package deltatest cross-checks pipegen's reading of a Delta table with
 // DuckDB's: runtime/delta/testdata/duckdb/read_delta.mjs replays the
-// table's `_delta_log` with DuckDB's read_json and read_parquet and prints
-// the live rows; Check compares them, row for row, with what package delta
-// reads. End-to-end tests of other packages use it to prove that the
+// table's `_delta_log` with DuckDB's read_json and read_parquet, following
+// PROTOCOL.md and not pipegen's code (checkpoints V1 and V2 with sidecars,
+// partition values and schema from the log, logical files keyed by path and
+// deletion vector, deletion vectors decoded by deletion_vectors.mjs, column
+// mapping by physical name), and prints the live rows; Check compares them,
+// row for row, with what package delta reads. The replay itself is checked
+// against the expected rows other engines publish with their test tables
+// (runtime/delta's TestDuckDBReplayOfEngineTables). End-to-end tests of other packages use it to prove that the
 // tables pipegen writes read the same in another engine. Both also check
 // the version checksum file of the version read against the log.
 //
