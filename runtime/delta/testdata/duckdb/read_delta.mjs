@@ -12,8 +12,9 @@
 // JSON commits after it; partition values come from the log's add actions. The replay
 // follows PROTOCOL.md: logical files are (canonical path, deletion vector
 // id) pairs, rows a deletion vector deletes are left out
-// (deletion_vectors.mjs), and under column mapping (name or id mode) the
-// columns and partition values are found by physical name. With
+// (deletion_vectors.mjs), and under column mapping the columns are found by
+// Parquet field id (id mode, top-level columns) or physical name, partition
+// values by physical name. With
 // several tables (one DuckDB for all: starting it costs more than reading a
 // small table), each table's rows follow a line `=== <table dir>`.
 import { readdirSync } from 'node:fs';
@@ -156,7 +157,13 @@ async function readTable(table, version) {
   if (live.length === 0) return [];
 
   const duckType = (t) => {
-    if (typeof t !== 'string') throw new Error('nested partition column type');
+    if (typeof t !== 'string') {
+      // Nested types, for id-mode column mapping: fields by physical name.
+      if (t.type === 'struct') return `STRUCT(${t.fields.map((f) => `${ident(physical(f))} ${duckType(f.type)}`).join(', ')})`;
+      if (t.type === 'array') return `${duckType(t.elementType)}[]`;
+      if (t.type === 'map') return `MAP(${duckType(t.keyType)}, ${duckType(t.valueType)})`;
+      throw new Error(`unsupported type ${JSON.stringify(t)}`);
+    }
     const simple = {
       integer: 'INTEGER', long: 'BIGINT', short: 'SMALLINT', byte: 'TINYINT', float: 'FLOAT', double: 'DOUBLE',
       boolean: 'BOOLEAN', string: 'VARCHAR', binary: 'BLOB', date: 'DATE', timestamp: 'TIMESTAMPTZ',
@@ -167,14 +174,23 @@ async function readTable(table, version) {
     throw new Error(`unsupported partition column type ${t}`);
   };
 
+  const isPartition = (name) => partitionColumns.some((c) => c.toLowerCase() === name.toLowerCase());
   const root = table.replace(/\/+$/, '');
   const files = live.map(([path]) => (path.startsWith('/') ? path : root + '/' + path));
   const fileList = '[' + files.map(q).join(', ') + ']';
+  // In id mode columns are found by Parquet field id ("Reader Requirements
+  // for Column Mapping"): DuckDB's schema parameter maps each field id to a
+  // column (named by the physical name), NULL where a file lacks the id.
+  const byID = meta[0][2] === 'id'
+    ? fields.filter((f) => !isPartition(f.name) && f.metadata?.['delta.columnMapping.id'] !== undefined)
+    : [];
+  const readOpts = byID.length > 0
+    ? `schema = map {${byID.map((f) => `${f.metadata['delta.columnMapping.id']}: {name: ${q(physical(f))}, type: ${q(duckType(f.type))}, default_value: NULL}`).join(', ')}}`
+    : 'union_by_name = true';
   const present = new Set(
-    (await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${fileList}, union_by_name = true)`))
+    (await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${fileList}, ${readOpts})`))
       .getRows().map((r) => String(r[0]).toLowerCase()));
 
-  const isPartition = (name) => partitionColumns.some((c) => c.toLowerCase() === name.toLowerCase());
   const fieldOf = (c) => fields.find((f) => f.name.toLowerCase() === c.toLowerCase());
   const pvRows = live.map(([, pv], i) => {
     const values = JSON.parse(pv ?? '{}') ?? {};
@@ -210,7 +226,7 @@ async function readTable(table, version) {
 
   const sql = `
     SELECT CAST(to_json(struct_pack(${exprs.join(', ')})) AS VARCHAR) AS j
-    FROM read_parquet(${fileList}, union_by_name = true, filename = true, file_row_number = true) t
+    FROM read_parquet(${fileList}, ${readOpts}, filename = true, file_row_number = true) t
     JOIN (VALUES ${pvRows.join(', ')}) pv(${pvCols.join(', ')}) ON t.filename = pv.filename
     ${deleted.length === 0 ? '' : `ANTI JOIN (VALUES ${deleted.join(', ')}) d(filename, r)
       ON t.filename = d.filename AND t.file_row_number = d.r`}
