@@ -95,13 +95,18 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[s
 		if err != nil {
 			return complete(fmt.Sprintf("the commits of input %s since the last refresh cannot be read (%v)", name, err))
 		}
+		m, err := th.meta()
+		if err != nil || m == nil {
+			return complete(fmt.Sprintf("the metadata of input %s cannot be read (%v)", name, err))
+		}
+		layout := m.Layout()
 		for _, c := range commits {
 			if !c.AppendOnly() {
 				return complete(fmt.Sprintf("input %s is not append-only: version %d removed rows (%s)", name, c.Version, operationOf(c)))
 			}
 			for _, a := range c.Adds() {
 				if a.DataChange {
-					run.files[name] = append(run.files[name], tableFile{path: delta.FilePath(th.path, a.Path), size: a.Size, partitionValues: a.PartitionValues})
+					run.files[name] = append(run.files[name], tableFileOf(th.path, layout, a))
 				}
 			}
 		}

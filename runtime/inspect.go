@@ -221,16 +221,7 @@ func Show(p *Pipeline, opts RunOptions, name string, limit int, format string, w
 
 // readAllRows decodes up to limit rows (0: all) of one data file.
 func readAllRows(f tableFile, schema types.Schema, limit int) ([][]any, error) {
-	fh, err := os.Open(f.path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	r, err := parquetio.Open(f.path, fh, st.Size(), schema, f.partitionValues)
+	r, err := f.open(schema)
 	if err != nil {
 		return nil, err
 	}

@@ -104,6 +104,9 @@ func (u *update) claimTables(plan *flowPlan) error {
 		if s == nil {
 			continue
 		}
+		if err := delta.CheckWritable(fmt.Sprintf("table %s (%s)", name, h.path), s.Protocol, s.Metadata); err != nil {
+			return err
+		}
 		id, owner := ownerOf(s.Metadata)
 		switch {
 		case id == u.identity.ID:

@@ -11,7 +11,6 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/source"
 )
 
@@ -123,22 +122,13 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 		f := files[i]
 		w.at = f.path
 		defer func() { w.at = "" }()
-		fh, err := os.Open(f.path)
-		if err != nil {
-			return fmt.Errorf("read table %s: %w", name, err)
-		}
-		defer fh.Close()
-		st, err := fh.Stat()
-		if err != nil {
-			return fmt.Errorf("read table %s: %w", name, err)
-		}
-		r, err := parquetio.Open(f.path, fh, st.Size(), codec.Schema, f.partitionValues)
+		r, err := f.open(codec.Schema)
 		if err != nil {
 			return fmt.Errorf("read table %s: %w", name, err)
 		}
 		defer r.Close()
 		ctx.metrics.inputFiles.Add(1)
-		ctx.metrics.inputBytes.Add(st.Size())
+		ctx.metrics.inputBytes.Add(r.Size())
 		buf := make([]parquet.Row, 1024)
 		chunk := make([]T, 0, scanChunk)
 		for {

@@ -27,11 +27,26 @@ type tableHandle struct {
 	mu    sync.Mutex
 }
 
-// tableFile is a data file to read: its path and Delta partition values.
+// tableFile is a data file to read: its path, Delta partition values and
+// deletion vector, and how its table's files are read (column mapping).
 type tableFile struct {
 	path            string
 	size            int64
 	partitionValues map[string]string
+	dv              *delta.DeletionVector
+	layout          *delta.FileLayout
+}
+
+// open opens the file for reading as schema (logical column names): its
+// partition values filled in, its columns found by physical name or id
+// under column mapping, the rows its deletion vector deletes left out.
+func (f tableFile) open(schema types.Schema) (*delta.FileReader, error) {
+	return f.layout.Open(f.path, f.partitionValues, f.dv, schema)
+}
+
+// tableFileOf is the tableFile of an add action of the table at table.
+func tableFileOf(table string, layout *delta.FileLayout, a delta.Add) tableFile {
+	return tableFile{path: delta.FilePath(table, a.Path), size: a.Size, partitionValues: a.PartitionValues, dv: a.DeletionVector, layout: layout}
 }
 
 // txnAction is the Delta txn a commit carries: the flow's id and batch.
@@ -91,10 +106,16 @@ func (h *tableHandle) latestVersion() (int64, error) {
 	return v, nil
 }
 
+// files returns the tableFiles of adds of the table at the snapshot s
+// (which may have no Files: only its metadata is used).
 func (h *tableHandle) files(s *delta.Snapshot, adds []delta.Add) []tableFile {
 	out := make([]tableFile, len(adds))
+	layout := delta.NewFileLayout(h.path, delta.Metadata{})
+	if s != nil {
+		layout = s.Layout()
+	}
 	for i, a := range adds {
-		out[i] = tableFile{path: delta.FilePath(h.path, a.Path), size: a.Size, partitionValues: a.PartitionValues}
+		out[i] = tableFileOf(h.path, layout, a)
 	}
 	return out
 }
@@ -121,7 +142,8 @@ func (h *tableHandle) currentSchema() (types.Schema, error) {
 	return s.Schema, nil
 }
 
-// numRecords sums numRecords of the live files' statistics.
+// numRecords sums numRecords of the live files' statistics, less the
+// rows their deletion vectors delete.
 func (h *tableHandle) numRecords() (int64, error) {
 	s, err := h.snapshot()
 	if err != nil || s == nil {
@@ -134,6 +156,9 @@ func (h *tableHandle) numRecords() (int64, error) {
 		}
 		if json.Unmarshal([]byte(f.Stats), &st) == nil {
 			n += st.NumRecords
+		}
+		if f.DeletionVector != nil { // numRecords counts the file's rows, deleted ones too
+			n -= f.DeletionVector.Cardinality
 		}
 	}
 	return n, nil
@@ -168,12 +193,16 @@ func (h *tableHandle) filesBetween(from, to int64) ([]tableFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", h.name, err)
 	}
+	m, err := h.meta()
+	if err != nil {
+		return nil, err
+	}
 	var out []tableFile
 	for _, c := range commits {
 		if !c.AppendOnly() {
 			return nil, &notAppendError{table: h.name, version: c.Version}
 		}
-		out = append(out, h.files(nil, c.Adds())...)
+		out = append(out, h.files(m, c.Adds())...)
 	}
 	return out, nil
 }

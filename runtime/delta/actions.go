@@ -2,14 +2,16 @@
 // (https://github.com/delta-io/delta/blob/master/PROTOCOL.md) that pipegen
 // needs: it writes tables of reader version 1 and writer version 2 (4
 // with the change data feed; reader 3 and writer 7 with the timestampNtz
-// feature for TIMESTAMP_NTZ columns, see requiredProtocol), and
-// reads those and any table whose reader features it implements (reader
-// version 2 without column mapping, version 3 with timestampNtz or
-// vacuumProtocolCheck only).
+// feature for TIMESTAMP_NTZ columns, see requiredProtocol), and reads
+// those and tables of other engines with the reader features it
+// implements: column mapping (name and id), deletion vectors, V2
+// checkpoints, type widening, timestampNtz and vacuumProtocolCheck. It
+// refuses to write a table with features it cannot write (CheckWritable).
 //
 // A table is a directory with Parquet data files and a `_delta_log/` of
 // JSON commits (`<20-digit version>.json`) and, from Spark, V1 Parquet
-// checkpoints. This package replays the log into snapshots (Load,
+// checkpoints (single or multi-part) or V2 checkpoints (UUID-named JSON or
+// Parquet, with sidecars). This package replays the log into snapshots (Load,
 // LoadVersion), reads the commits after a version for streaming readers
 // (ReadCommits), creates commits exclusively so concurrent writers cannot
 // overwrite each other (Commit, Append, Overwrite, ReplaceFiles), reads a
@@ -20,6 +22,7 @@ package delta
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,16 +35,38 @@ import (
 var EngineInfo = "pipegen/dev"
 
 // Action is one line of a commit file: exactly one of its fields is set
-// (protocol, "Actions"). Actions of other kinds (domainMetadata, sidecar,
-// checkpointMetadata) are ignored when read and never written.
+// (protocol, "Actions"). Fields and actions of kinds pipegen does not
+// model (domainMetadata, fields added by later protocol versions) are
+// ignored when read, as the protocol asks; Sidecar and CheckpointMetadata
+// only occur in V2 checkpoints and are never written.
 type Action struct {
-	Protocol   *Protocol   `json:"protocol,omitempty"`
-	MetaData   *Metadata   `json:"metaData,omitempty"`
-	Add        *Add        `json:"add,omitempty"`
-	Remove     *Remove     `json:"remove,omitempty"`
-	Txn        *Txn        `json:"txn,omitempty"`
-	CommitInfo *CommitInfo `json:"commitInfo,omitempty"`
-	CDC        *CDC        `json:"cdc,omitempty"`
+	Protocol           *Protocol           `json:"protocol,omitempty"`
+	MetaData           *Metadata           `json:"metaData,omitempty"`
+	Add                *Add                `json:"add,omitempty"`
+	Remove             *Remove             `json:"remove,omitempty"`
+	Txn                *Txn                `json:"txn,omitempty"`
+	CommitInfo         *CommitInfo         `json:"commitInfo,omitempty"`
+	CDC                *CDC                `json:"cdc,omitempty"`
+	Sidecar            *Sidecar            `json:"sidecar,omitempty"`
+	CheckpointMetadata *CheckpointMetadata `json:"checkpointMetadata,omitempty"`
+}
+
+// Sidecar is the sidecar action of a V2 checkpoint ("Sidecar File
+// Information"): a Parquet file of `_delta_log/_sidecars/` holding some of
+// the checkpoint's add and remove actions. Path is URI-encoded, usually the
+// file name only; SizeInBytes in bytes; ModificationTime in milliseconds.
+type Sidecar struct {
+	Path             string            `json:"path"`
+	SizeInBytes      int64             `json:"sizeInBytes"`
+	ModificationTime int64             `json:"modificationTime"`
+	Tags             map[string]string `json:"tags,omitempty"`
+}
+
+// CheckpointMetadata is the checkpointMetadata action of a V2 checkpoint
+// ("Checkpoint Metadata"): the version the checkpoint holds.
+type CheckpointMetadata struct {
+	Version int64             `json:"version"`
+	Tags    map[string]string `json:"tags,omitempty"`
 }
 
 // Protocol is the protocol action ("Protocol Evolution"): the reader and
@@ -124,8 +149,9 @@ type Add struct {
 	DataChange       bool              `json:"dataChange"`
 	Stats            string            `json:"stats,omitempty"`
 	Tags             map[string]string `json:"tags,omitempty"`
-	// DeletionVector is kept raw: pipegen refuses tables that use them.
-	DeletionVector json.RawMessage `json:"deletionVector,omitempty"`
+	// DeletionVector, when set, names the rows of the file that are
+	// deleted (protocol, "Deletion Vectors"); scans skip them.
+	DeletionVector *DeletionVector `json:"deletionVector,omitempty"`
 }
 
 // Remove is the remove action ("Add File and Remove File"); the file stays
@@ -141,7 +167,7 @@ type Remove struct {
 	PartitionValues      PartitionValues   `json:"partitionValues"`
 	Size                 *int64            `json:"size,omitempty"`
 	Tags                 map[string]string `json:"tags,omitempty"`
-	DeletionVector       json.RawMessage   `json:"deletionVector,omitempty"`
+	DeletionVector       *DeletionVector   `json:"deletionVector,omitempty"`
 }
 
 // Txn is the transaction identifier action ("Transaction Identifiers"):
@@ -154,18 +180,42 @@ type Txn struct {
 }
 
 // CommitInfo is the commitInfo action ("Commit Provenance Information").
-// Timestamp is in milliseconds since the epoch. Fields pipegen does not
-// model are dropped when read.
+// Timestamp is in milliseconds since the epoch. The protocol leaves
+// commitInfo free-form: fields pipegen does not model are dropped when
+// read, and a field of another JSON type than pipegen's (delta-rs writes
+// numbers in operationMetrics, Spark strings) reads as its zero value
+// rather than failing the commit (see UnmarshalJSON).
 type CommitInfo struct {
-	Timestamp           int64             `json:"timestamp"`
-	Operation           string            `json:"operation"`
-	OperationParameters map[string]any    `json:"operationParameters"`
-	ReadVersion         *int64            `json:"readVersion,omitempty"`
-	IsolationLevel      string            `json:"isolationLevel,omitempty"`
-	IsBlindAppend       *bool             `json:"isBlindAppend,omitempty"`
-	OperationMetrics    map[string]string `json:"operationMetrics,omitempty"`
-	EngineInfo          string            `json:"engineInfo,omitempty"`
-	TxnID               string            `json:"txnId,omitempty"`
+	Timestamp           int64          `json:"timestamp"`
+	Operation           string         `json:"operation"`
+	OperationParameters map[string]any `json:"operationParameters"`
+	ReadVersion         *int64         `json:"readVersion,omitempty"`
+	IsolationLevel      string         `json:"isolationLevel,omitempty"`
+	IsBlindAppend       *bool          `json:"isBlindAppend,omitempty"`
+	// OperationMetrics values are strings (Spark) or numbers (delta-rs).
+	OperationMetrics map[string]any `json:"operationMetrics,omitempty"`
+	EngineInfo       string         `json:"engineInfo,omitempty"`
+	TxnID            string         `json:"txnId,omitempty"`
+	// InCommitTimestamp is the commit's time in milliseconds on tables
+	// with the inCommitTimestamp feature ("In-Commit Timestamps"), which
+	// readers use as the commit's timestamp.
+	InCommitTimestamp *int64 `json:"inCommitTimestamp,omitempty"`
+}
+
+// UnmarshalJSON decodes a commitInfo tolerantly: a field whose JSON type
+// differs from the modelled one is skipped (left zero) instead of failing,
+// since no reader may depend on commitInfo's shape. Malformed JSON still
+// fails.
+func (c *CommitInfo) UnmarshalJSON(b []byte) error {
+	type plain CommitInfo
+	var x plain
+	err := json.Unmarshal(b, &x)
+	var typeErr *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typeErr) {
+		return err
+	}
+	*c = CommitInfo(x)
+	return nil
 }
 
 // CDC is the cdc action ("Add CDC File"): a file of `_change_data/` with

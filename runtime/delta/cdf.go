@@ -44,7 +44,9 @@ func ChangeFeedSchema(want types.Schema) types.Schema {
 // Requirements for AddCDCFile"): a commit with cdc actions contributes the
 // rows of its `_change_data/` files (their _change_type column says what
 // changed); a commit without contributes its added files' rows as inserts
-// and its removed files' rows as deletes (dataChange=true only).
+// and its removed files' rows as deletes (dataChange=true only), less the
+// rows their deletion vectors delete, and, for a file whose deletion
+// vector it replaced, the rows the new vector deletes as deletes.
 //
 // Errors name the table; a version in the range whose commit is gone fails.
 func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any, error) {
@@ -66,12 +68,13 @@ func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any,
 	var out [][]any
 	var before *Snapshot // partition columns and values of removed files
 	for _, c := range commits {
-		parts := endSnap.Metadata.PartitionColumns
+		meta := endSnap.Metadata
 		for _, a := range c.Actions {
 			if a.MetaData != nil {
-				parts = a.MetaData.PartitionColumns
+				meta = *a.MetaData
 			}
 		}
+		layout := layoutOf(table, meta)
 		emit := func(rows [][]any, changeType string) {
 			for _, r := range rows {
 				ct := changeType
@@ -86,7 +89,7 @@ func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any,
 		for _, a := range c.Actions {
 			if a.CDC != nil {
 				hasCDC = true
-				rows, err := readAllFile(table, parts, a.CDC.Path, a.CDC.PartitionValues, withType)
+				rows, err := readAllFile(layout, a.CDC.Path, a.CDC.PartitionValues, nil, withType)
 				if err != nil {
 					return nil, err
 				}
@@ -96,17 +99,42 @@ func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any,
 		if hasCDC {
 			continue
 		}
+		// A file whose deletion vector the commit replaced (an add and a
+		// remove of the same path, the add with a vector): the change is
+		// the deletion of the rows the new vector adds to the old one.
+		removed := map[string]*Remove{}
+		for _, a := range c.Actions {
+			if a.Remove != nil && a.Remove.DataChange {
+				removed[pathKey(a.Remove.Path)] = a.Remove
+			}
+		}
+		replaced := map[string]bool{}
+		for _, a := range c.Actions {
+			if a.Add == nil || !a.Add.DataChange || a.Add.DeletionVector == nil {
+				continue
+			}
+			if r, ok := removed[pathKey(a.Add.Path)]; ok {
+				rows, err := newlyDeleted(layout, *a.Add, r.DeletionVector, want)
+				if err != nil {
+					return nil, err
+				}
+				emit(rows, ChangeDelete)
+				replaced[pathKey(a.Add.Path)] = true
+			}
+		}
 		for _, a := range c.Actions {
 			switch {
+			case a.Add != nil && a.Add.DataChange && replaced[pathKey(a.Add.Path)]:
+			case a.Remove != nil && a.Remove.DataChange && replaced[pathKey(a.Remove.Path)]:
 			case a.Add != nil && a.Add.DataChange:
-				rows, err := readAllFile(table, parts, a.Add.Path, a.Add.PartitionValues, want)
+				rows, err := readAllFile(layout, a.Add.Path, a.Add.PartitionValues, a.Add.DeletionVector, want)
 				if err != nil {
 					return nil, err
 				}
 				emit(rows, ChangeInsert)
 			case a.Remove != nil && a.Remove.DataChange:
 				pv := a.Remove.PartitionValues
-				if pv == nil && len(parts) > 0 {
+				if pv == nil && len(meta.PartitionColumns) > 0 {
 					if before == nil || before.Version != c.Version-1 {
 						if before, err = LoadVersion(table, c.Version-1); err != nil {
 							return nil, err
@@ -118,7 +146,7 @@ func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any,
 						}
 					}
 				}
-				rows, err := readAllFile(table, parts, a.Remove.Path, pv, want)
+				rows, err := readAllFile(layout, a.Remove.Path, pv, a.Remove.DeletionVector, want)
 				if err != nil {
 					return nil, err
 				}
@@ -135,8 +163,36 @@ func ReadChangeFeed(table string, start, end int64, want types.Schema) ([][]any,
 // start over from the table's snapshot.
 var ErrChangeDataVacuumed = errors.New("the change feed needs files that VACUUM may have deleted")
 
-func readAllFile(table string, parts []string, path string, pv PartitionValues, want types.Schema) ([][]any, error) {
-	r, err := OpenFile(table, parts, path, pv, want)
+// newlyDeleted returns the rows of the file of add that its deletion
+// vector deletes and the vector old (nil: none) did not.
+func newlyDeleted(layout *FileLayout, add Add, old *DeletionVector, want types.Schema) ([][]any, error) {
+	now, err := add.DeletionVector.Load(layout.table)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", layout.table, err)
+	}
+	if old != nil {
+		before, err := old.Load(layout.table)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", layout.table, err)
+		}
+		now.AndNot(before)
+	}
+	all, err := readAllFile(layout, add.Path, add.PartitionValues, nil, want)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]any
+	for i, r := range all {
+		if now.Contains(uint64(i)) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func readAllFile(layout *FileLayout, path string, pv PartitionValues, dv *DeletionVector, want types.Schema) ([][]any, error) {
+	table := layout.table
+	r, err := layout.Open(FilePath(table, path), pv, dv, want)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "no such file") {
 			return nil, fmt.Errorf("%w (%w)", err, ErrChangeDataVacuumed)

@@ -206,7 +206,7 @@ func checkpointRows(st *state, now time.Time) ([][]any, int64, error) {
 	}
 	for _, k := range sortedMapKeys(st.files) {
 		a := st.files[k]
-		if len(a.DeletionVector) > 0 && string(a.DeletionVector) != "null" {
+		if a.DeletionVector != nil {
 			return nil, 0, fmt.Errorf("file %s has a deletion vector, which pipegen does not write", a.Path)
 		}
 		var stats any

@@ -39,6 +39,8 @@ func CommitPath(table string, version int64) string {
 var (
 	commitName     = regexp.MustCompile(`^(\d{20})\.json$`)
 	checkpointName = regexp.MustCompile(`^(\d{20})\.checkpoint(?:\.(\d{10})\.(\d{10}))?\.parquet$`)
+	// v2CheckpointName is a UUID-named V2 checkpoint ("Checkpoints").
+	v2CheckpointName = regexp.MustCompile(`^(\d{20})\.checkpoint\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.(?:json|parquet)$`)
 )
 
 // logListing is what the `_delta_log` directory holds.
@@ -64,6 +66,13 @@ func listLog(table string) (*logListing, error) {
 			l.commits = append(l.commits, v)
 			continue
 		}
+		if m := v2CheckpointName.FindStringSubmatch(name); m != nil {
+			v, _ := strconv.ParseInt(m[1], 10, 64)
+			if l.checkpoints[v] == nil {
+				l.checkpoints[v] = []string{filepath.Join(LogDir(table), name)}
+			}
+			continue
+		}
 		if m := checkpointName.FindStringSubmatch(name); m != nil {
 			v, _ := strconv.ParseInt(m[1], 10, 64)
 			n := 1
@@ -79,7 +88,7 @@ func listLog(table string) (*logListing, error) {
 	slices.Sort(l.commits)
 	for v, byCount := range parts {
 		for n, files := range byCount {
-			if len(files) == n {
+			if len(files) == n && (l.checkpoints[v] == nil || n == 1) {
 				slices.Sort(files)
 				l.checkpoints[v] = files
 			}
@@ -235,11 +244,11 @@ func (st *state) apply(actions []Action) {
 		case a.MetaData != nil:
 			st.metadata = a.MetaData
 		case a.Add != nil:
-			k := pathKey(a.Add.Path)
+			k := fileKey(a.Add.Path, a.Add.DeletionVector)
 			st.files[k] = *a.Add
 			delete(st.removes, k)
 		case a.Remove != nil:
-			k := pathKey(a.Remove.Path)
+			k := fileKey(a.Remove.Path, a.Remove.DeletionVector)
 			delete(st.files, k)
 			st.removes[k] = *a.Remove
 		case a.Txn != nil:
@@ -249,17 +258,32 @@ func (st *state) apply(actions []Action) {
 	}
 }
 
-// pathKey is the reconciliation key of a file path: the URI-decoded path.
+// pathKey is the reconciliation key of a file path: the URI-decoded path,
+// with a local file URI (`file:/p`, `file:///p`) and the absolute path it
+// names (`/p`) the same key, as Spark canonicalizes both.
 func pathKey(p string) string {
 	if d, err := url.PathUnescape(p); err == nil {
-		return d
+		p = d
+	}
+	if rest, ok := strings.CutPrefix(p, "file:"); ok && strings.HasPrefix(rest, "/") {
+		if r, ok := strings.CutPrefix(rest, "//"); ok && strings.HasPrefix(r, "/") {
+			rest = r
+		}
+		return rest
 	}
 	return p
 }
 
 // supportedReaderFeatures are the table features (reader version 3) whose
-// reading pipegen implements.
-var supportedReaderFeatures = map[string]bool{"timestampNtz": true, "vacuumProtocolCheck": true}
+// reading pipegen implements (protocol, "Table Features"): column mapping
+// (name and id), deletion vectors, V2 checkpoints, type widening (older
+// files of a widened column are converted by parquetio), TIMESTAMP_NTZ and
+// the vacuum protocol check.
+var supportedReaderFeatures = map[string]bool{
+	"columnMapping": true, "deletionVectors": true, "v2Checkpoint": true,
+	"typeWidening": true, "typeWidening-preview": true,
+	"timestampNtz": true, "vacuumProtocolCheck": true,
+}
 
 func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 	if st.protocol == nil || st.metadata == nil {
@@ -267,6 +291,9 @@ func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 	}
 	if err := checkReadable(table, *st.protocol, *st.metadata); err != nil {
 		return nil, err
+	}
+	if st.metadata.SchemaString == "" {
+		return nil, fmt.Errorf("table %s: version %d has a metaData action without schemaString; the log is incomplete", table, version)
 	}
 	schema, err := ParseSchema(st.metadata.SchemaString)
 	if err != nil {
@@ -278,9 +305,6 @@ func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 	}
 	s := &Snapshot{Table: table, Version: version, Protocol: *st.protocol, Metadata: *st.metadata, Schema: schema, Txns: txns}
 	for _, f := range st.files {
-		if len(f.DeletionVector) > 0 && string(f.DeletionVector) != "null" {
-			return nil, fmt.Errorf("table %s: file %s has a deletion vector; pipegen does not implement the deletionVectors feature (rewrite the table without deletion vectors: ALTER TABLE ... SET TBLPROPERTIES ('delta.enableDeletionVectors'=false) then REORG TABLE ... APPLY (PURGE))", table, f.Path)
-		}
 		s.Files = append(s.Files, f)
 	}
 	slices.SortFunc(s.Files, func(a, b Add) int { return strings.Compare(a.Path, b.Path) })
@@ -289,15 +313,16 @@ func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 
 // checkReadable refuses protocols whose reading pipegen does not implement.
 func checkReadable(table string, p Protocol, m Metadata) error {
-	mode := m.Configuration["delta.columnMapping.mode"]
-	if (mode != "" && mode != "none") || columnMappingUsed(m.SchemaString) {
-		return fmt.Errorf("table %s uses column mapping (delta.columnMapping.mode=%s), which pipegen does not implement", table, mode)
+	switch mode := m.Configuration[ColumnMappingProperty]; mode {
+	case "", "none", "name", "id":
+	default:
+		return fmt.Errorf("table %s has column mapping mode %q (delta.columnMapping.mode); pipegen reads modes none, name and id", table, mode)
 	}
 	switch {
 	case p.MinReaderVersion <= 1:
 		return nil
 	case p.MinReaderVersion == 2:
-		return nil // column mapping, refused above when in use
+		return nil // column mapping
 	case p.MinReaderVersion == 3:
 		for _, f := range p.ReaderFeatures {
 			if !supportedReaderFeatures[f] {
@@ -347,19 +372,24 @@ var checkpointSchema = func() types.Schema {
 	str := types.StringType
 	f := func(name string, t types.Type) types.Field { return types.Field{Name: name, Type: t, Nullable: true} }
 	smap := types.MapOf(str, str, true)
+	dv := types.StructOf(f("storageType", str), f("pathOrInlineDv", str), f("offset", types.IntType),
+		f("sizeInBytes", types.IntType), f("cardinality", types.LongType))
 	return types.Schema{
 		f("txn", types.StructOf(f("appId", str), f("version", types.LongType), f("lastUpdated", types.LongType))),
 		f("add", types.StructOf(f("path", str), f("partitionValues", smap), f("size", types.LongType),
 			f("modificationTime", types.LongType), f("dataChange", types.BooleanType), f("stats", str), f("tags", smap),
-			f("deletionVector", types.StructOf(f("storageType", str), f("pathOrInlineDv", str), f("offset", types.IntType),
-				f("sizeInBytes", types.IntType), f("cardinality", types.LongType))))),
+			f("deletionVector", dv))),
 		f("metaData", types.StructOf(f("id", str), f("name", str), f("description", str),
 			f("format", types.StructOf(f("provider", str), f("options", smap))), f("schemaString", str),
 			f("partitionColumns", types.ArrayOf(str, true)), f("configuration", smap), f("createdTime", types.LongType))),
 		f("protocol", types.StructOf(f("minReaderVersion", types.IntType), f("minWriterVersion", types.IntType),
 			f("readerFeatures", types.ArrayOf(str, true)), f("writerFeatures", types.ArrayOf(str, true)))),
 		f("remove", types.StructOf(f("path", str), f("deletionTimestamp", types.LongType), f("dataChange", types.BooleanType),
-			f("extendedFileMetadata", types.BooleanType), f("partitionValues", smap), f("size", types.LongType))),
+			f("extendedFileMetadata", types.BooleanType), f("partitionValues", smap), f("size", types.LongType),
+			f("deletionVector", dv))),
+		// V2 checkpoints only ("V2 Spec"): the sidecar files holding the
+		// file actions.
+		f("sidecar", types.StructOf(f("path", str), f("sizeInBytes", types.LongType), f("modificationTime", types.LongType))),
 	}
 }()
 
@@ -367,6 +397,43 @@ func (st *state) loadCheckpoint(files []string) error {
 	for _, path := range files {
 		if err := st.loadCheckpointFile(path, checkpointSchema); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// loadJSONCheckpoint reads a V2 checkpoint in JSON form
+// (`N.checkpoint.<uuid>.json`): actions one per line, as in a commit, with
+// sidecar actions naming the Parquet files of the file actions. File
+// actions and sidecars are skipped when withFiles is false (metadata only).
+func (st *state) loadJSONCheckpoint(table, path string, withFiles bool) error {
+	actions, err := readCommitFile(path)
+	if err != nil {
+		return fmt.Errorf("read checkpoint: %w", err)
+	}
+	var sidecars []string
+	for _, a := range actions {
+		if a.Sidecar != nil {
+			sidecars = append(sidecars, a.Sidecar.Path)
+		}
+		if !withFiles && (a.Add != nil || a.Remove != nil) {
+			continue
+		}
+		st.apply([]Action{a})
+	}
+	if withFiles {
+		return st.loadSidecars(table, sidecars)
+	}
+	return nil
+}
+
+// loadSidecars reads the file actions of a V2 checkpoint's sidecars
+// ("Sidecar Files"), paths relative to `_delta_log/_sidecars/`.
+func (st *state) loadSidecars(table string, paths []string) error {
+	for _, p := range paths {
+		local := FilePath(filepath.Join(LogDir(table), "_sidecars"), p)
+		if err := st.loadCheckpointFile(local, checkpointSchema); err != nil {
+			return fmt.Errorf("sidecar %s: %w", p, err)
 		}
 	}
 	return nil
@@ -418,8 +485,12 @@ var checkpointMetaSchema = func() types.Schema {
 }()
 
 // loadCheckpointFile reads one checkpoint file as want (checkpointSchema,
-// or checkpointMetaSchema to skip the files).
+// or checkpointMetaSchema to skip the files): Parquet (V1, or V2 with
+// sidecars), or JSON (a UUID-named V2 checkpoint).
 func (st *state) loadCheckpointFile(path string, want types.Schema) error {
+	if strings.HasSuffix(path, ".json") {
+		return st.loadJSONCheckpoint(filepath.Dir(filepath.Dir(path)), path, want[1].Name == checkpointSchema[1].Name)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
@@ -443,7 +514,11 @@ func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}
+	var sidecars []string
 	for _, row := range rows {
+		if s, ok := row[5].(parquetio.Struct); ok && s[0] != nil {
+			sidecars = append(sidecars, s[0].(string))
+		}
 		if s, ok := row[0].(parquetio.Struct); ok && s[0] != nil {
 			t := Txn{AppID: s[0].(string), Version: asInt64(s[1])}
 			if s[2] != nil {
@@ -465,20 +540,19 @@ func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 				size := asInt64(s[5])
 				r.Size = &size
 			}
-			st.removes[pathKey(r.Path)] = r
+			r.DeletionVector = dvOf(s[6])
+			st.removes[fileKey(r.Path, r.DeletionVector)] = r
 		}
 		if s, ok := row[1].(parquetio.Struct); ok && s[0] != nil {
 			a := Add{Path: s[0].(string), PartitionValues: PartitionValues(stringMap(s[1])), Size: asInt64(s[2]),
 				ModificationTime: asInt64(s[3]), Tags: stringMap(s[6])}
 			a.DataChange, _ = s[4].(bool)
 			a.Stats, _ = s[5].(string)
-			if s[7] != nil {
-				a.DeletionVector = json.RawMessage(`{"present":true}`)
-			}
+			a.DeletionVector = dvOf(s[7])
 			if a.PartitionValues == nil {
 				a.PartitionValues = PartitionValues{}
 			}
-			st.files[pathKey(a.Path)] = a
+			st.files[fileKey(a.Path, a.DeletionVector)] = a
 		}
 		if s, ok := row[2].(parquetio.Struct); ok && s[0] != nil {
 			m := Metadata{ID: s[0].(string), Configuration: stringMap(s[6])}
@@ -512,7 +586,25 @@ func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 			st.protocol = &p
 		}
 	}
-	return nil
+	if want[1].Name != checkpointSchema[1].Name {
+		return nil // metadata only: sidecars hold file actions alone
+	}
+	return st.loadSidecars(filepath.Dir(filepath.Dir(path)), sidecars)
+}
+
+// dvOf reads a checkpoint's deletionVector struct (nil when NULL).
+func dvOf(v any) *DeletionVector {
+	s, ok := v.(parquetio.Struct)
+	if !ok || s[0] == nil {
+		return nil
+	}
+	dv := &DeletionVector{StorageType: s[0].(string), SizeInBytes: int32(asInt64(s[3])), Cardinality: asInt64(s[4])}
+	dv.PathOrInlineDv, _ = s[1].(string)
+	if s[2] != nil {
+		o := int32(asInt64(s[2]))
+		dv.Offset = &o
+	}
+	return dv
 }
 
 func asInt64(v any) int64 {
@@ -564,6 +656,12 @@ type LastCheckpoint struct {
 	// bytes and its add actions.
 	SizeInBytes   int64 `json:"sizeInBytes,omitempty"`
 	NumOfAddFiles int64 `json:"numOfAddFiles,omitempty"`
+	// V2Checkpoint names a UUID-named V2 checkpoint (Path, relative to
+	// `_delta_log`); other writers also list its non-file actions and
+	// sidecars, which pipegen reads from the checkpoint itself.
+	V2Checkpoint *struct {
+		Path string `json:"path"`
+	} `json:"v2Checkpoint,omitempty"`
 }
 
 // ReadLastCheckpoint reads `_last_checkpoint`; ok is false when the table

@@ -147,34 +147,66 @@ func schemaUses(s types.Schema, k types.Kind) bool {
 	return false
 }
 
+// UnwritableFeatures returns the table features of p and m that pipegen
+// cannot write, by protocol name, sorted: writer features outside
+// writableWriterFeatures, reader features outside writableReaderFeatures
+// (deletionVectors, columnMapping, v2Checkpoint,
+// domainMetadata, rowTracking, typeWidening, ...), and, for tables
+// without feature lists, column mapping (reader version 2, writer
+// versions 5 and 6, or delta.columnMapping.mode) and deletion vectors
+// enabled by delta.enableDeletionVectors.
+func UnwritableFeatures(p Protocol, m Metadata) []string {
+	set := map[string]bool{}
+	for _, f := range p.WriterFeatures {
+		if !writableWriterFeatures[f] {
+			set[f] = true
+		}
+	}
+	for _, f := range p.ReaderFeatures {
+		if !writableReaderFeatures[f] {
+			set[f] = true
+		}
+	}
+	if p.MinReaderVersion == 2 || p.MinWriterVersion == 5 || p.MinWriterVersion == 6 {
+		set["columnMapping"] = true
+	}
+	if mode := m.Configuration[ColumnMappingProperty]; mode != "" && mode != "none" {
+		set["columnMapping"] = true
+	}
+	if strings.EqualFold(m.Configuration["delta.enableDeletionVectors"], "true") {
+		set["deletionVectors"] = true
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CheckWritable fails, naming the table and the features, when the table
+// uses table features pipegen cannot write (see UnwritableFeatures); the
+// runtime calls it before an update writes anything.
+func CheckWritable(table string, p Protocol, m Metadata) error {
+	fs := UnwritableFeatures(p, m)
+	if len(fs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: the table uses Delta table features pipegen reads but cannot write (%s); nothing was written. "+
+		"Write it with the engine that enabled them, or let pipegen create the table anew (a full refresh to another table name)",
+		table, strings.Join(fs, ", "))
+}
+
 // checkWritable refuses to write a table whose protocol or metadata asks
 // for writer features pipegen does not implement. m is the metadata the
 // commit leaves in force; removes says whether the commit removes data.
 func checkWritable(table string, p Protocol, m Metadata, removes bool) error {
-	switch {
-	case p.MinReaderVersion == 2 || p.MinReaderVersion > 3 || p.MinWriterVersion == 5 || p.MinWriterVersion == 6 || p.MinWriterVersion > 7:
+	if err := CheckWritable(table, p, m); err != nil {
+		return fmt.Errorf("commit %w", err)
+	}
+	if p.MinReaderVersion > 3 || p.MinWriterVersion > 7 {
 		return fmt.Errorf("commit %s: the table requires Delta writer version %d (reader %d); pipegen writes tables of reader version 1 and writer version 2 or 4, or reader 3 and writer 7 with the features %s",
 			table, p.MinWriterVersion, p.MinReaderVersion, strings.Join(sortedKeys(writableWriterFeatures), ", "))
-	}
-	var unknown []string
-	if p.MinReaderVersion == 3 {
-		for _, f := range p.ReaderFeatures {
-			if !writableReaderFeatures[f] {
-				unknown = append(unknown, f)
-			}
-		}
-	}
-	if p.MinWriterVersion == 7 {
-		for _, f := range p.WriterFeatures {
-			if !writableWriterFeatures[f] && !slices.Contains(unknown, f) {
-				unknown = append(unknown, f)
-			}
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return fmt.Errorf("commit %s: the table uses the Delta table feature(s) %s, which pipegen cannot write; nothing was written: write the table with another engine, or drop the feature (ALTER TABLE ... DROP FEATURE)",
-			table, strings.Join(unknown, ", "))
 	}
 	var constraints []string
 	for k := range m.Configuration {

@@ -17,7 +17,8 @@ import (
 // readers that follow a table.
 type CommitEntry struct {
 	Version int64
-	// Timestamp is commitInfo.timestamp in milliseconds, or the commit
+	// Timestamp is commitInfo.inCommitTimestamp (tables with in-commit
+	// timestamps) or commitInfo.timestamp in milliseconds, or the commit
 	// file's modification time when it has no commitInfo.
 	Timestamp int64
 	Actions   []Action
@@ -35,12 +36,20 @@ func (c CommitEntry) Adds() []Add {
 }
 
 // AppendOnly reports whether the commit only added data: no remove with
-// dataChange=true (a compaction's removes carry dataChange=false). A
+// dataChange=true (a compaction's removes carry dataChange=false) and no
+// add with a deletion vector and dataChange=true (a DELETE, UPDATE or
+// MERGE that marked rows of an existing file deleted). A
 // streaming reader of an append-only source fails on other commits, as
 // Spark's Delta source does unless told to skip them.
 func (c CommitEntry) AppendOnly() bool {
 	for _, a := range c.Actions {
 		if a.Remove != nil && a.Remove.DataChange {
+			return false
+		}
+		// An add with a deletion vector that changes data deletes rows of
+		// a file added before (protocol, "Deletion Vectors"), even when
+		// the writer left out the remove of the file's previous version.
+		if a.Add != nil && a.Add.DataChange && a.Add.DeletionVector != nil {
 			return false
 		}
 	}
@@ -93,6 +102,9 @@ func ReadCommit(table string, version int64) (CommitEntry, error) {
 	for _, a := range actions {
 		if a.CommitInfo != nil {
 			c.Timestamp = a.CommitInfo.Timestamp
+			if ict := a.CommitInfo.InCommitTimestamp; ict != nil {
+				c.Timestamp = *ict
+			}
 		}
 	}
 	if c.Timestamp == 0 {
@@ -103,74 +115,34 @@ func ReadCommit(table string, version int64) (CommitEntry, error) {
 	return c, nil
 }
 
-// partitionValuesFor returns the partition values of a file restricted to
-// the table's partition columns (absent ones are NULL), for parquetio.Open.
-func partitionValuesFor(partitionColumns []string, pv PartitionValues) map[string]string {
-	if len(partitionColumns) == 0 {
-		return nil
-	}
-	m := make(map[string]string, len(partitionColumns))
-	for _, c := range partitionColumns {
-		m[c] = pv[c]
-	}
-	return m
-}
-
-// FileReader reads one data file of a table.
-type FileReader struct {
-	*parquetio.Reader
-	f *os.File
-}
-
-// Close closes the reader and its file.
-func (r *FileReader) Close() error {
-	err := r.Reader.Close()
-	if cerr := r.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
 // OpenFile opens a data file of the table (an add action's path, URI
 // encoded) for reading as want, with its partition values for the table's
-// partition columns.
+// partition columns. It applies neither column mapping nor deletion
+// vectors: use Snapshot.Layout for files of tables that may have them.
 func OpenFile(table string, partitionColumns []string, path string, pv PartitionValues, want types.Schema) (*FileReader, error) {
-	local := FilePath(table, path)
-	f, err := os.Open(local)
-	if err != nil {
-		return nil, fmt.Errorf("table %s: data file %s: %w", table, path, err)
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("table %s: data file %s: %w", table, path, err)
-	}
-	r, err := parquetio.Open(local, f, info.Size(), want, partitionValuesFor(partitionColumns, pv))
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("table %s: %w", table, err)
-	}
-	return &FileReader{Reader: r, f: f}, nil
+	return layoutOf(table, Metadata{PartitionColumns: partitionColumns}).Open(FilePath(table, path), pv, nil, want)
 }
 
 // Scanner reads the rows of a snapshot's live files, one file after the
 // other, in the canonical layout of a wanted schema.
 type Scanner struct {
-	snap  *Snapshot
-	want  types.Schema
-	files []Add
-	next  int
-	cur   *FileReader
+	snap   *Snapshot
+	layout *FileLayout
+	want   types.Schema
+	files  []Add
+	next   int
+	cur    *FileReader
 }
 
 // Scan returns a Scanner of the snapshot's rows as want (nil: the table's
 // schema). Columns are matched by name; columns missing from older files
-// read as NULL; partition columns come from the log.
+// read as NULL; partition columns come from the log; column mapping and
+// deletion vectors are applied (rows a file's vector deletes are skipped).
 func (s *Snapshot) Scan(want types.Schema) *Scanner {
 	if want == nil {
 		want = s.Schema
 	}
-	return &Scanner{snap: s, want: want, files: s.Files}
+	return &Scanner{snap: s, layout: s.Layout(), want: want, files: s.Files}
 }
 
 // ScanFiles returns a Scanner of some of the table's files (for example a
@@ -191,7 +163,7 @@ func (sc *Scanner) ReadRows(rows []parquet.Row) (int, error) {
 			}
 			f := sc.files[sc.next]
 			sc.next++
-			r, err := OpenFile(sc.snap.Table, sc.snap.Metadata.PartitionColumns, f.Path, f.PartitionValues, sc.want)
+			r, err := sc.layout.Open(FilePath(sc.snap.Table, f.Path), f.PartitionValues, f.DeletionVector, sc.want)
 			if err != nil {
 				return 0, err
 			}

@@ -107,8 +107,8 @@ type jsonField struct {
 }
 
 // ParseSchema parses Delta's schema JSON (see SchemaString). Field metadata
-// other than "comment" is not kept. Column mapping metadata
-// (delta.columnMapping.*) is reported by ColumnMappingUsed, not here.
+// other than "comment" is not kept; column mapping metadata
+// (delta.columnMapping.*) is read by Snapshot.Layout.
 func ParseSchema(s string) (types.Schema, error) {
 	var t jsonType
 	if err := json.Unmarshal([]byte(s), &t); err != nil {
@@ -203,10 +203,4 @@ func parsePrimitive(name, path string) (types.Type, error) {
 		}
 	}
 	return types.Type{}, fmt.Errorf("field %s: unsupported type %q", path, name)
-}
-
-// columnMappingUsed reports whether any field of the schema JSON carries
-// delta.columnMapping metadata.
-func columnMappingUsed(schemaString string) bool {
-	return strings.Contains(schemaString, `"delta.columnMapping.`)
 }

@@ -94,7 +94,9 @@ func hintedCheckpoint(table string) (int64, []string, bool) {
 		return -1, nil, false
 	}
 	var files []string
-	if lc.Parts != nil && *lc.Parts > 1 {
+	if lc.V2Checkpoint != nil && lc.V2Checkpoint.Path != "" {
+		files = []string{FilePath(LogDir(table), lc.V2Checkpoint.Path)}
+	} else if lc.Parts != nil && *lc.Parts > 1 {
 		for i := int64(1); i <= *lc.Parts; i++ {
 			files = append(files, filepath.Join(LogDir(table), fmt.Sprintf("%020d.checkpoint.%010d.%010d.parquet", lc.Version, i, *lc.Parts)))
 		}

@@ -62,6 +62,11 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 	if err != nil {
 		return VacuumResult{}, err
 	}
+	// Deletion vector files, for one, are referenced by no add's path:
+	// vacuuming a table with features pipegen cannot write would lose them.
+	if err := CheckWritable(table, snap.Protocol, snap.Metadata); err != nil {
+		return VacuumResult{}, fmt.Errorf("vacuum %w", err)
+	}
 	res := VacuumResult{Retention: TableDuration(snap.Metadata.Configuration, DeletedFileRetentionProperty, DefaultDeletedFileRetention)}
 	if opts.Retention != nil {
 		res.Retention = max(*opts.Retention, 0)
@@ -69,12 +74,12 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 	cutoff := now.Add(-res.Retention)
 	valid := map[string]bool{}
 	err = withState(table, snap.Version, func(st *state) error {
-		for k := range st.files {
-			valid[k] = true
+		for _, a := range st.files {
+			valid[pathKey(a.Path)] = true
 		}
-		for k, r := range st.removes {
+		for _, r := range st.removes {
 			if r.DeletionTimestamp == nil || *r.DeletionTimestamp > cutoff.UnixMilli() {
-				valid[k] = true
+				valid[pathKey(r.Path)] = true
 			}
 		}
 		return nil
