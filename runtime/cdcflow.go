@@ -350,7 +350,7 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *ba
 	for i, k := range b.spec.keys {
 		keys[i] = b.spec.data[k].Name
 	}
-	out, err := st.apply(b.changes, b.trunc, &txnAction{AppID: cp.meta.ID, Version: off.Batch}, map[string]any{
+	out, err := st.apply(b.changes, b.trunc, flowTxn(f, cp, off), map[string]any{
 		"predicate": "AUTO CDC KEYS (" + strings.Join(keys, ", ") + ")", "flow": f.Name, "queryId": cp.meta.ID, "epochId": off.Batch,
 	})
 	if err != nil {

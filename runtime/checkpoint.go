@@ -94,6 +94,11 @@ type checkpoint struct {
 	seen map[string]map[string]bool
 	// versions is the last table version read per table input.
 	versions map[string]int64
+	// created is set when metadata.json was absent (or corrupt) and was
+	// written by this load: a new flow, or a lost checkpoint.
+	created bool
+	// damage says what is missing or corrupt in the checkpoint as loaded.
+	damage []string
 }
 
 func newID() string {
@@ -106,9 +111,19 @@ func newID() string {
 }
 
 // loadCheckpoint reads (or, when absent, creates) the checkpoint in dir.
+// A damaged or incomplete checkpoint is loaded as far as it goes and says
+// what is wrong in damage: the caller rebuilds it from the flow's table
+// or refuses to run (checkpointrepair.go); only I/O errors are returned.
 func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]map[string]bool{}, versions: map[string]int64{}}
 	data, err := os.ReadFile(filepath.Join(dir, "metadata.json"))
+	if err == nil {
+		if jerr := json.Unmarshal(data, &cp.meta); jerr != nil || cp.meta.ID == "" {
+			cp.damage = append(cp.damage, fmt.Sprintf("metadata.json is corrupt (%v)", jerr))
+			cp.meta = checkpointMeta{}
+			err = fs.ErrNotExist
+		}
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		meta.ID = newID()
@@ -117,12 +132,12 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 			return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 		}
 		cp.meta = meta
+		cp.created = true
+		// What else is left of a checkpoint whose metadata was lost is
+		// of no use without the id; the table's log says the rest.
 		return cp, nil
 	case err != nil:
 		return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
-	}
-	if err := json.Unmarshal(data, &cp.meta); err != nil {
-		return nil, fmt.Errorf("checkpoint %s: metadata.json is corrupt (%v); a full refresh of the flow's table resets it", dir, err)
 	}
 	commits, err := batchNumbers(filepath.Join(dir, "commits"), ".json")
 	if err != nil {
@@ -132,8 +147,8 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 		cp.committed = commits[len(commits)-1]
 	}
 	// Seen files: the newest compaction at or before the last commit, then
-	// every offsets file after it.
-	from := int64(0)
+	// every offsets file after it, each batch in turn.
+	next := int64(0) // the first batch whose files are not known yet
 	compacts, err := compactions(dir)
 	if err != nil {
 		return nil, err
@@ -141,9 +156,11 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	for i := len(compacts) - 1; i >= 0; i-- {
 		if compacts[i].batch <= cp.committed {
 			if err := cp.readCompact(compacts[i].path); err != nil {
-				return nil, err
+				cp.damage = append(cp.damage, err.Error())
+				cp.seen, cp.versions = map[string]map[string]bool{}, map[string]int64{}
+				break
 			}
-			from = compacts[i].batch + 1
+			next = compacts[i].batch + 1
 			break
 		}
 	}
@@ -152,20 +169,26 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 		return nil, err
 	}
 	for _, n := range offsets {
-		if n < from {
+		if n < next || n > cp.committed+1 {
 			continue
 		}
 		var o batchOffsets
 		if err := readJSON(filepath.Join(dir, "offsets", batchName(n)), &o); err != nil {
-			return nil, err
+			cp.damage = append(cp.damage, err.Error())
+			break
 		}
-		if n > cp.committed {
-			if n == cp.committed+1 {
-				cp.pending = &o
-			}
+		if n == cp.committed+1 {
+			cp.pending = &o
 			continue
 		}
+		if n != next {
+			break // a gap: reported below
+		}
 		cp.apply(&o)
+		next++
+	}
+	if next <= cp.committed {
+		cp.damage = append(cp.damage, fmt.Sprintf("the record of the files read by micro-batches %d to %d is missing (offsets/ or compact/)", next, cp.committed))
 	}
 	return cp, nil
 }
@@ -223,8 +246,13 @@ func compactions(dir string) ([]compactFile, error) {
 // paths of ten thousand files is splitting lines, not decoding JSON.
 const seenExt = ".seen"
 
-// seenHeader is the first line of a compacted record.
-const seenHeader = "pipegen processed files v1"
+// seenHeader is the first line of a compacted record; seenHeaderV1 that
+// of records written by earlier versions, which have no closing "end"
+// line.
+const (
+	seenHeader   = "pipegen processed files v2"
+	seenHeaderV1 = "pipegen processed files v1"
+)
 
 // writeCompact writes the compacted record of the files seen and table
 // versions read through the last committed batch:
@@ -233,8 +261,10 @@ const seenHeader = "pipegen processed files v1"
 //	version <TAB> input <TAB> last table version read
 //	files <TAB> input <TAB> count
 //	<one path per line, sorted: count lines>
+//	end
 //
-// Paths are "file:" URIs, percent-encoded, so they hold no line breaks or
+// The closing line tells a record cut short at a line boundary from a
+// whole one. Paths are "file:" URIs, percent-encoded, so they hold no line breaks or
 // tabs; input names are dataset names.
 func (cp *checkpoint) writeCompact(path string) error {
 	return writeFileStreamed(path, func(w io.Writer) error {
@@ -251,7 +281,8 @@ func (cp *checkpoint) writeCompact(path string) error {
 				}
 			}
 		}
-		return nil
+		_, err := io.WriteString(w, "end\n")
+		return err
 	})
 }
 
@@ -296,12 +327,22 @@ func (cp *checkpoint) readCompact(path string) error {
 		line++
 		return l, true
 	}
-	if h, ok := next(); !ok || h != seenHeader {
+	h, ok := next()
+	if !ok || h != seenHeader && h != seenHeaderV1 {
 		return corrupt(1, "not a processed-file record")
 	}
 	for {
 		l, ok := next()
 		if !ok {
+			if h == seenHeaderV1 {
+				return nil
+			}
+			return corrupt(line+1, "no closing line: the file was cut short")
+		}
+		if l == "end" && h == seenHeader {
+			if text != "" {
+				return corrupt(line+1, "text after the closing line")
+			}
 			return nil
 		}
 		f := strings.Split(l, "\t")
@@ -414,9 +455,17 @@ func readJSON(path string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s is corrupt: %v", path, err)
+		return fmt.Errorf("%s is corrupt: %w", path, err)
 	}
 	return nil
+}
+
+// isCorrupt reports whether err, from readJSON, says the file is not the
+// JSON it should be (rather than unreadable).
+func isCorrupt(err error) bool {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func mustJSON(v any) []byte {

@@ -240,6 +240,9 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			return res, err
 		}
 	}
+	if err := u.verifyCheckpoint(f, h, cp); err != nil {
+		return res, err
+	}
 	if err := h.ensure(f.Target.tableDesc()); err != nil {
 		return res, err
 	}
@@ -466,7 +469,7 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 		return err
 	}
 	faultPoint("after-data-files")
-	if err := h.commitAppend(files, &txnAction{AppID: cp.meta.ID, Version: off.Batch}, "STREAMING UPDATE", map[string]any{
+	if err := h.commitAppend(files, flowTxn(f, cp, off), "STREAMING UPDATE", map[string]any{
 		"outputMode": "Append", "queryId": cp.meta.ID, "epochId": off.Batch,
 	}); err != nil {
 		return err
@@ -511,7 +514,14 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	var state mvState
 	statePath := filepath.Join(dir, "refresh.json")
 	if err := readJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, err
+		if !isCorrupt(err) {
+			return res, err
+		}
+		// A damaged record of the last refresh: recompute, as when
+		// none is recorded (the view is replaced whole).
+		u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name},
+			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.name)})
+		state = mvState{}
 	}
 	sig, err := u.inputSignature(f)
 	if err != nil {
@@ -675,7 +685,15 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	if st.FlowID == "" {
-		st.FlowID = newID()
+		// A new flow, or once.json was lost: the table's log says which.
+		_, id, err := flowCommits(h, f.Name, "", -1)
+		if err != nil {
+			return res, fmt.Errorf("flow %s: %s is missing and %w: nothing was written; run with --full-refresh %s", f.Name, path, err, h.name)
+		}
+		st.FlowID = id
+		if id == "" {
+			st.FlowID = newID()
+		}
 		if err := writeFileAtomic(path, mustJSON(st)); err != nil {
 			return res, err
 		}
@@ -696,7 +714,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 			if err != nil {
 				return res, err
 			}
-			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
+			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0, Progress: &flowCommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
 				return res, err
 			}
 			faultPoint("after-commit")

@@ -162,6 +162,12 @@ type CommitInfo struct {
 	OperationMetrics    map[string]string `json:"operationMetrics,omitempty"`
 	EngineInfo          string            `json:"engineInfo,omitempty"`
 	TxnID               string            `json:"txnId,omitempty"`
+	// Progress is the writing application's record of what the commit
+	// read, beside its txn action (pipegen: a streaming flow's name, query
+	// id, micro-batch and ingested files), so that a lost checkpoint can
+	// be rebuilt from the log. The protocol lets commitInfo hold any
+	// field; other readers ignore this one.
+	Progress json.RawMessage `json:"pipegenProgress,omitempty"`
 }
 
 // CDC is the cdc action ("Add CDC File"): a file of `_change_data/` with
