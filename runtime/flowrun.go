@@ -566,6 +566,15 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	}
 	err = f.Run(ctx)
 	files, counts, err := ctx.finish(err)
+	if errors.Is(err, errAggStateDamaged) {
+		// The view is replaced whole: recompute it.
+		res.technique = "COMPLETE_RECOMPUTE"
+		u.planning(f, res.technique, err.Error())
+		ctx = u.newContext(f, h, nil)
+		err = f.Run(ctx)
+		files, counts, err = ctx.finish(err)
+		incr.technique = res.technique
+	}
 	if err != nil {
 		return res, err
 	}
