@@ -137,6 +137,10 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	if lk == nil {
 		l, err := acquireLock(u.storage, u.id)
 		if err != nil {
+			var le *lockedError
+			if errors.As(err, &le) {
+				u.logRefused(opts, tr, le)
+			}
 			return err
 		}
 		defer l.release()
@@ -146,12 +150,7 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		return err
 	}
 	defer u.log.close()
-	u.log.emit(event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
-		Details: map[string]any{"create_update": map[string]any{
-			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
-			"full_refresh_selection": opts.FullRefresh, "refresh_selection": opts.Refresh,
-			"trigger": tr.String(), "parameters": u.params.values,
-		}}})
+	u.createUpdate(opts, tr)
 	u.progress("INITIALIZING")
 	defer func() {
 		switch {
@@ -196,6 +195,39 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	}
 	u.progress("RUNNING")
 	return u.runFlows(plan)
+}
+
+// createUpdate writes the update's first event.
+func (u *update) createUpdate(opts RunOptions, tr trigger) {
+	u.log.emit(event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
+		Details: map[string]any{"create_update": map[string]any{
+			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
+			"full_refresh_selection": opts.FullRefresh, "refresh_selection": opts.Refresh,
+			"trigger": tr.String(), "parameters": u.params.values,
+		}}})
+}
+
+// logRefused records an update refused because another holds the lock:
+// its own event file (named by its own update id, so the holder's files
+// are not touched) with create_update and update_progress CANCELED,
+// reason LOCKED and the holder, for `events` and the metrics. Failing to
+// write it does not hide the refusal, which is returned anyway.
+func (u *update) logRefused(opts RunOptions, tr trigger, le *lockedError) {
+	log, err := openEventLog(u.storage, u.p.Name, u.id)
+	if err != nil {
+		return
+	}
+	defer log.close()
+	u.log = log
+	defer func() { u.log = nil }()
+	u.createUpdate(opts, tr)
+	progress := map[string]any{"state": "CANCELED", "reason": "LOCKED"}
+	if h := le.holder; h != nil {
+		progress["lock_holder"] = map[string]any{"update_id": h.Update, "pid": h.PID, "host": h.Host, "started": h.Started.Format(time.RFC3339)}
+	}
+	log.emit(event{Type: "update_progress", Level: "WARN",
+		Message: fmt.Sprintf("Update %s is CANCELED: %v.", shortID(u.id), le),
+		Details: map[string]any{"update_progress": progress}})
 }
 
 // newUpdate returns an update with its parameters bound and every name
