@@ -332,7 +332,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 // function collects the changes, then they are merged into the target and
 // committed with the flow's txn (see cdcStore.apply).
 func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
-	plan, err := u.resolveBatch(f, off)
+	plan, err := u.resolveBatch(f, cp, off)
 	if err != nil {
 		return notAppendReader(err, f, h)
 	}

@@ -73,6 +73,36 @@ type versionRange struct {
 	To   int64 `json:"to"`
 }
 
+// seenSet is the processed-file record of one file source: each file's
+// path and its size and modification time when it was ingested.
+type seenSet map[string]fileStamp
+
+// fileStamp is a file's size in bytes and modification time in ms since
+// the epoch as ingested, "<size>\t<mtime>" as the compacted record writes
+// them (so that loading a record of many files parses no number; see
+// stampOf), or unknownStamp in records written before pipegen kept them.
+type fileStamp string
+
+const unknownStamp fileStamp = ""
+
+func makeStamp(size, mtime int64) fileStamp {
+	return fileStamp(strconv.FormatInt(size, 10) + "\t" + strconv.FormatInt(mtime, 10))
+}
+
+// parts returns the size and modification time of a known stamp.
+func (s fileStamp) parts() (size, mtime int64) {
+	a, b, _ := strings.Cut(string(s), "\t")
+	size, _ = strconv.ParseInt(a, 10, 64)
+	mtime, _ = strconv.ParseInt(b, 10, 64)
+	return size, mtime
+}
+
+// has reports whether the record holds path.
+func (s seenSet) has(path string) bool {
+	_, ok := s[path]
+	return ok
+}
+
 // seenFile identifies an ingested file.
 type seenFile struct {
 	Path    string `json:"path"`
@@ -91,7 +121,7 @@ type checkpoint struct {
 	pending *batchOffsets
 	// seen are the files of each file source read (or skipped) by
 	// committed batches.
-	seen map[string]map[string]bool
+	seen map[string]seenSet
 	// versions is the last table version read per table input.
 	versions map[string]int64
 	// created is set when metadata.json was absent (or corrupt) and was
@@ -115,7 +145,7 @@ func newID() string {
 // what is wrong in damage: the caller rebuilds it from the flow's table
 // or refuses to run (checkpointrepair.go); only I/O errors are returned.
 func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
-	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]map[string]bool{}, versions: map[string]int64{}}
+	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]seenSet{}, versions: map[string]int64{}}
 	data, err := os.ReadFile(filepath.Join(dir, "metadata.json"))
 	if err == nil {
 		if jerr := json.Unmarshal(data, &cp.meta); jerr != nil || cp.meta.ID == "" {
@@ -157,7 +187,7 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 		if compacts[i].batch <= cp.committed {
 			if err := cp.readCompact(compacts[i].path); err != nil {
 				cp.damage = append(cp.damage, err.Error())
-				cp.seen, cp.versions = map[string]map[string]bool{}, map[string]int64{}
+				cp.seen, cp.versions = map[string]seenSet{}, map[string]int64{}
 				break
 			}
 			next = compacts[i].batch + 1
@@ -199,11 +229,11 @@ func (cp *checkpoint) apply(o *batchOffsets) {
 		if len(off.Files) > 0 {
 			m := cp.seen[input]
 			if m == nil {
-				m = map[string]bool{}
+				m = seenSet{}
 				cp.seen[input] = m
 			}
 			for _, f := range off.Files {
-				m[f.Path] = true
+				m[f.Path] = makeStamp(f.Size, f.ModTime)
 			}
 		}
 		if off.Versions != nil {
@@ -260,7 +290,8 @@ const (
 //	pipegen processed files v1
 //	version <TAB> input <TAB> last table version read
 //	files <TAB> input <TAB> count
-//	<one path per line, sorted: count lines>
+//	<one file per line, sorted by path: count lines of
+//	 path <TAB> size <TAB> modification time (ms), or path alone>
 //	end
 //
 // The closing line tells a record cut short at a line boundary from a
@@ -273,10 +304,15 @@ func (cp *checkpoint) writeCompact(path string) error {
 			fmt.Fprintf(w, "version\t%s\t%d\n", input, cp.versions[input])
 		}
 		for _, input := range sortedKeys(cp.seen) {
-			paths := sortedKeys(cp.seen[input])
+			set := cp.seen[input]
+			paths := sortedKeys(set)
 			fmt.Fprintf(w, "files\t%s\t%d\n", input, len(paths))
 			for _, p := range paths {
-				if _, err := io.WriteString(w, p+"\n"); err != nil {
+				line := p + "\n"
+				if st := set[p]; st != unknownStamp {
+					line = p + "\t" + string(st) + "\n"
+				}
+				if _, err := io.WriteString(w, line); err != nil {
 					return err
 				}
 			}
@@ -294,9 +330,9 @@ func (cp *checkpoint) readCompact(path string) error {
 			return err
 		}
 		for input, paths := range c.Seen {
-			m := make(map[string]bool, len(paths))
+			m := make(seenSet, len(paths))
 			for _, p := range paths {
-				m[p] = true
+				m[p] = unknownStamp
 			}
 			cp.seen[input] = m
 		}
@@ -357,13 +393,20 @@ func (cp *checkpoint) readCompact(path string) error {
 		case "version":
 			cp.versions[f[1]] = n
 		case "files":
-			m := make(map[string]bool, n)
+			m := make(seenSet, n)
 			for range n {
 				p, ok := next()
 				if !ok {
 					return corrupt(line+1, fmt.Sprintf("%d of %d paths of %s", len(m), n, f[1]))
 				}
-				m[p] = true
+				st := unknownStamp
+				if i := strings.IndexByte(p, '\t'); i >= 0 {
+					if strings.Count(p[i+1:], "\t") != 1 {
+						return corrupt(line, "want path, size and modification time")
+					}
+					p, st = p[:i], fileStamp(p[i+1:])
+				}
+				m[p] = st
 			}
 			cp.seen[f[1]] = m
 		default:

@@ -221,7 +221,7 @@ func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint, id s
 	}
 	sort.Slice(batches, func(i, j int) bool { return batches[i] < batches[j] })
 	cp.meta.ID = id
-	cp.seen, cp.versions = map[string]map[string]bool{}, map[string]int64{}
+	cp.seen, cp.versions = map[string]seenSet{}, map[string]int64{}
 	cp.committed, cp.pending, cp.damage, cp.created = -1, nil, nil, false
 	files := 0
 	for _, b := range batches {
