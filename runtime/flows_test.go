@@ -182,6 +182,15 @@ func TestOnceFlowRunsOncePerFullRefresh(t *testing.T) {
 	if len(done) != 2 {
 		t.Errorf("the once flow completed %d times, want 2", len(done))
 	}
+	// Its record lost (once.json deleted), the table's log says it ran
+	// since the last full refresh: it does not run again.
+	if err := os.RemoveAll(filepath.Join(dir, "warehouse", "_pipelines", "backfill", "checkpoints", "orders_backfill")); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, p, dir, RunOptions{})
+	if got := tableRows(t, table, -1); !slices.Equal(got, want) {
+		t.Fatalf("after once.json was deleted: %q, want %q", got, want)
+	}
 }
 
 // TestDownstreamOfCDCTarget reads an AUTO CDC target three ways: a

@@ -251,3 +251,32 @@ func TestStorageFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestTxnNeverCommittedTwice commits a micro-batch whose transaction the
+// table already holds, as a checkpoint behind its table would: the commit
+// is refused and the table is unchanged.
+func TestTxnNeverCommittedTwice(t *testing.T) {
+	dir := t.TempDir()
+	landOrders(t, dir, "landing/eu", "e1.json", time.Now().Add(-time.Hour), 1)
+	landOrders(t, dir, "landing/eu", "e2.json", time.Now().Add(-time.Hour+time.Minute), 2)
+	mustRun(t, regionFlows("eu"), dir, RunOptions{})
+	var meta checkpointMeta
+	if err := readJSON(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", "orders_eu", "metadata.json"), &meta); err != nil {
+		t.Fatal(err)
+	}
+	table := tablePath(dir, "orders")
+	h := newTableHandle("orders", table, nil)
+	before, _ := h.latestVersion()
+	for _, batch := range []int64{0, 1} {
+		err := h.commitAppend(nil, &txnAction{AppID: meta.ID, Version: batch}, "STREAMING UPDATE", nil)
+		if err == nil || !strings.Contains(err.Error(), "already holds transaction") {
+			t.Errorf("batch %d again: error %v, want a refusal", batch, err)
+		}
+	}
+	if after, _ := h.latestVersion(); after != before {
+		t.Errorf("the table moved from version %d to %d", before, after)
+	}
+	if err := h.commitAppend(nil, &txnAction{AppID: meta.ID, Version: 2}, "STREAMING UPDATE", nil); err != nil {
+		t.Errorf("the next batch: %v", err)
+	}
+}
