@@ -74,6 +74,15 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint) error
 		// A new flow, or a checkpoint whose metadata was lost: the
 		// table's log says which.
 		recs, id, err := flowCommits(h, f.Name, "", -1)
+		if errors.Is(err, errLogCleanedUp) {
+			// A new flow on an old table, or the checkpoint of one whose
+			// commits have expired: the table's transactions tell.
+			if others := u.unclaimedTxns(h, s); len(others) > 0 {
+				return refuse("it has no checkpoint, and table %s holds the progress of %d flow run(s) no checkpoint claims (application id %s) while %v: if this flow wrote them, its checkpoint was lost",
+					h.name, len(others), others[0], err)
+			}
+			err = nil
+		}
 		if err != nil {
 			return refuse("its checkpoint has no metadata.json and %v", err)
 		}
@@ -149,9 +158,8 @@ func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*flowCo
 		c, err := delta.ReadCommit(h.path, v)
 		if errors.Is(err, fs.ErrNotExist) {
 			if id == "" {
-				// The flow's commits, if any, were cleaned up: nothing
-				// says it ever wrote here.
-				return nil, "", nil
+				// The flow's commits, if any, were cleaned up.
+				return nil, "", errLogCleanedUp
 			}
 			return nil, "", fmt.Errorf("table %s's log no longer holds commit %d (cleaned up after delta.logRetentionDuration), which the rebuild needs", h.name, v)
 		}
@@ -203,6 +211,38 @@ func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*flowCo
 		}
 	}
 	return recs, id, nil
+}
+
+// errLogCleanedUp is flowCommits' error when the log was cleaned up
+// before any commit of the flow was found.
+var errLogCleanedUp = errors.New("the table's log was cleaned up (delta.logRetentionDuration) before any commit of the flow")
+
+// unclaimedTxns returns the application ids of s's txn actions that no
+// flow writing table h claims in its checkpoint (metadata.json or
+// once.json): the progress of a flow whose checkpoint was lost.
+func (u *update) unclaimedTxns(h *tableHandle, s *delta.Snapshot) []string {
+	claimed := map[string]bool{}
+	for _, f := range u.p.Flows {
+		if f.Target.DatasetName() != h.name {
+			continue
+		}
+		var meta checkpointMeta
+		if readJSON(filepath.Join(u.checkpointDir(f), "metadata.json"), &meta) == nil {
+			claimed[meta.ID] = true
+		}
+		var once onceState
+		if readJSON(filepath.Join(u.checkpointDir(f), "once.json"), &once) == nil {
+			claimed[once.FlowID] = true
+		}
+	}
+	var out []string
+	for id := range s.Txns {
+		if !claimed[id] {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // isReset reports whether a commit replaced a table's contents: a full
