@@ -617,6 +617,15 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	faultPoint("mid-mv-replace")
+	// After a crash between the last refresh's commit and refresh.json
+	// (or with a refresh.json older than the table), the table holds
+	// refresh state.Refreshes already: this one (recomputed, as
+	// planIncremental saw) takes the next number.
+	if v, err := h.txnVersion(state.FlowID); err != nil {
+		return res, err
+	} else if v >= state.Refreshes {
+		state.Refreshes = v + 1
+	}
 	txn := &txnAction{AppID: state.FlowID, Version: state.Refreshes}
 	if incr.technique == "APPEND_ONLY" {
 		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": "APPEND_ONLY"})

@@ -209,6 +209,17 @@ func TestStorageFaults(t *testing.T) {
 		{"checkpoints/silver/metadata.json deleted", rm(cp("silver", "metadata.json")), nil},
 		{"checkpoints/totals/refresh.json deleted", rm(cp("totals", "refresh.json")), nil},
 		{"checkpoints/totals/refresh.json garbage", garbage(cp("totals", "refresh.json")), nil},
+		{"checkpoints/totals/refresh.json older than the table (refreshes: 0)", func(t *testing.T, dir string) {
+			path := filepath.Join(dir, cp("totals", "refresh.json"))
+			var st mvState
+			if err := readJSON(path, &st); err != nil || st.Refreshes != 1 {
+				t.Fatalf("refresh.json: %+v, %v", st, err)
+			}
+			st.Refreshes = 0
+			if err := writeFileAtomic(path, mustJSON(st)); err != nil {
+				t.Fatal(err)
+			}
+		}, nil},
 		{"checkpoints/users_flow deleted", rm(cp("users_flow")), []string{"users_flow", "--full-refresh users"}},
 		{"checkpoints/users_flow/metadata.json deleted", rm(cp("users_flow", "metadata.json")), nil},
 		{"checkpoints/users_flow/commits deleted", rm(cp("users_flow", "commits")), nil},
