@@ -140,7 +140,8 @@ func newID() string {
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
-// loadCheckpoint reads (or, when absent, creates) the checkpoint in dir.
+// loadCheckpoint reads the checkpoint in dir (a new one, not yet written,
+// when it has no metadata.json).
 // A damaged or incomplete checkpoint is loaded as far as it goes and says
 // what is wrong in damage: the caller rebuilds it from the flow's table
 // or refuses to run (checkpointrepair.go); only I/O errors are returned.
@@ -158,13 +159,12 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		meta.ID = newID()
 		meta.Created = time.Now().UTC()
-		if err := writeFileAtomic(filepath.Join(dir, "metadata.json"), mustJSON(meta)); err != nil {
-			return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
-		}
 		cp.meta = meta
 		cp.created = true
 		// What else is left of a checkpoint whose metadata was lost is
-		// of no use without the id; the table's log says the rest.
+		// of no use without the id; the table's log says the rest. The
+		// caller writes metadata.json (saveMeta) once it knows the flow
+		// is new, so that a refused update leaves the same state.
 		return cp, nil
 	case err != nil:
 		return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
@@ -221,6 +221,15 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 		cp.damage = append(cp.damage, fmt.Sprintf("the record of the files read by micro-batches %d to %d is missing (offsets/ or compact/)", next, cp.committed))
 	}
 	return cp, nil
+}
+
+// saveMeta writes metadata.json.
+func (cp *checkpoint) saveMeta() error {
+	if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", cp.dir, err)
+	}
+	cp.created = false
+	return nil
 }
 
 // apply records a committed batch's offsets as read.

@@ -36,6 +36,12 @@ func TestCheckpointRecovery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !cp.created {
+		t.Error("a new checkpoint is not marked created")
+	}
+	if err := cp.saveMeta(); err != nil {
+		t.Fatal(err)
+	}
 	if cp.committed != -1 || cp.pending != nil || cp.meta.ID == "" {
 		t.Fatalf("new checkpoint: committed %d pending %v id %q", cp.committed, cp.pending, cp.meta.ID)
 	}
@@ -112,7 +118,7 @@ func TestCheckpointRecovery(t *testing.T) {
 func TestCheckpointCompactForms(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "flow")
 	meta := checkpointMeta{Flow: "f", Inputs: []string{"src", "up"}}
-	if _, err := loadCheckpoint(dir, meta); err != nil {
+	if cp, err := loadCheckpoint(dir, meta); err != nil || cp.saveMeta() != nil {
 		t.Fatal(err)
 	}
 	old := compactRecord{Seen: map[string][]string{"src": {"file:/l/a.csv", "file:/l/b%20c.csv"}}, Versions: map[string]int64{"up": 7}}
@@ -180,7 +186,7 @@ func TestCheckpointCompactForms(t *testing.T) {
 func TestCheckpointTableVersions(t *testing.T) {
 	dir := t.TempDir()
 	cp, err := loadCheckpoint(dir, checkpointMeta{Flow: "f", Inputs: []string{"up"}})
-	if err != nil {
+	if err != nil || cp.saveMeta() != nil {
 		t.Fatal(err)
 	}
 	for i, r := range []versionRange{{From: -1, To: 0}, {From: 0, To: 3}} {
@@ -208,7 +214,7 @@ func BenchmarkLoadCheckpoint10k(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "flow")
 	meta := checkpointMeta{Flow: "f", Inputs: []string{"src"}}
 	cp, err := loadCheckpoint(dir, meta)
-	if err != nil {
+	if err != nil || cp.saveMeta() != nil {
 		b.Fatal(err)
 	}
 	for n := range int64(10000) {

@@ -61,8 +61,9 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint) error
 		return err
 	}
 	refuse := func(format string, args ...any) error {
-		return fmt.Errorf("flow %s: %s: nothing was written; run with --full-refresh %s to recompute %s from all its input",
-			f.Name, fmt.Sprintf(format, args...), h.name, h.name)
+		// runFlows names the flow before the message.
+		return fmt.Errorf("%s: nothing was written; run with --full-refresh %s to recompute %s from all its input",
+			fmt.Sprintf(format, args...), h.name, h.name)
 	}
 	if s == nil {
 		if cp.committed >= 0 {
@@ -276,7 +277,7 @@ func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint, id s
 	// through the last batch, its commit mark; offsets and marks of later
 	// batches (never committed) are dropped, so the next batch is
 	// planned afresh.
-	if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+	if err := cp.saveMeta(); err != nil {
 		return err
 	}
 	for _, sub := range []string{"offsets", "commits"} {

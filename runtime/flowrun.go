@@ -265,6 +265,11 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	if err := u.verifyCheckpoint(f, h, cp); err != nil {
 		return res, err
 	}
+	if cp.created {
+		if err := cp.saveMeta(); err != nil {
+			return res, err
+		}
+	}
 	if err := h.ensure(f.Target.tableDesc()); err != nil {
 		return res, err
 	}
@@ -740,7 +745,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 		// A new flow, or once.json was lost: the table's log says which.
 		_, id, err := flowCommits(h, f.Name, "", -1)
 		if err != nil {
-			return res, fmt.Errorf("flow %s: %s is missing and %w: nothing was written; run with --full-refresh %s", f.Name, path, err, h.name)
+			return res, fmt.Errorf("%s is missing and %w: nothing was written; run with --full-refresh %s", path, err, h.name)
 		}
 		st.FlowID = id
 		if id == "" {

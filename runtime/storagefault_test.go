@@ -258,6 +258,11 @@ func TestStorageFaults(t *testing.T) {
 					t.Errorf("refusal %q does not name %q", err, s)
 				}
 			}
+			// A refused update leaves the state as it found it: the next
+			// one is refused the same way.
+			if _, again := runPipeline(t, faultPipeline(), dir, RunOptions{}); again == nil {
+				t.Fatalf("a second update after the refusal succeeded")
+			}
 			// The way out the refusal names: a full refresh of the table.
 			opts := RunOptions{FullRefresh: []string{"users"}}
 			if strings.Contains(err.Error(), "--full-refresh bronze") {
