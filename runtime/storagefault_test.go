@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -314,5 +315,48 @@ func TestTxnNeverCommittedTwice(t *testing.T) {
 	}
 	if err := h.commitAppend(nil, &txnAction{AppID: meta.ID, Version: 2}, "STREAMING UPDATE", nil); err != nil {
 		t.Errorf("the next batch: %v", err)
+	}
+}
+
+// TestLockedUpdateIsLogged starts updates while another process holds
+// the pipeline's lock (here another open file of the same process): each
+// is refused with ErrLocked and leaves its own event file, create_update
+// then update_progress CANCELED with reason LOCKED and the holder.
+func TestLockedUpdateIsLogged(t *testing.T) {
+	dir := t.TempDir()
+	landOrders(t, dir, "landing/eu", "e1.json", time.Now().Add(-time.Hour), 1)
+	p := regionFlows("eu")
+	mustRun(t, p, dir, RunOptions{})
+	storage := filepath.Join(dir, "warehouse", "_pipelines", "regions")
+	held, err := acquireLock(storage, "holder-update")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.release()
+	for _, tr := range []trigger{{}, {interval: time.Hour}} {
+		var stderr strings.Builder
+		err := Run(p, RunOptions{Warehouse: filepath.Join(dir, "warehouse"), BaseDir: dir, Stderr: &stderr}, tr)
+		if !errors.Is(err, ErrLocked) {
+			t.Fatalf("trigger %v: error %v, want ErrLocked", tr, err)
+		}
+	}
+	evs := events(t, dir, "regions")
+	var refused []map[string]any
+	for _, ev := range evs {
+		up, _ := ev["details"].(map[string]any)["update_progress"].(map[string]any)
+		if up["state"] == "CANCELED" && up["reason"] == "LOCKED" {
+			refused = append(refused, up)
+		}
+	}
+	if len(refused) != 2 {
+		t.Fatalf("%d refused updates in the event log, want 2", len(refused))
+	}
+	for _, up := range refused {
+		if h, _ := up["lock_holder"].(map[string]any); h["pid"] != float64(os.Getpid()) || h["update_id"] != "holder-update" {
+			t.Errorf("lock holder %v, want this process and update holder-update", up["lock_holder"])
+		}
+	}
+	if n := len(flowProgress(evs, "orders_eu", statusCompleted)); n != 1 {
+		t.Errorf("%d completed flow runs, want the first update's only", n)
 	}
 }
