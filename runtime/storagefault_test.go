@@ -360,3 +360,46 @@ func TestLockedUpdateIsLogged(t *testing.T) {
 		t.Errorf("%d completed flow runs, want the first update's only", n)
 	}
 }
+
+// TestLostCheckpointWithExpiredLog: flow orders_eu's commits are all
+// behind the table's last Delta checkpoint and cleaned up from its log;
+// its checkpoint is then deleted. Nothing in the log names the flow any
+// more, but the table's transactions hold an application id no
+// checkpoint claims: the flow is refused instead of starting over. A
+// flow added to the same table meanwhile starts normally.
+func TestLostCheckpointWithExpiredLog(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Now().Add(-2 * time.Hour)
+	landOrders(t, dir, "landing/eu", "e1.json", t0, 1)
+	landOrders(t, dir, "landing/us", "u00.json", t0, 100)
+	mustRun(t, regionFlows("eu", "us"), dir, RunOptions{})
+	for i := 1; i <= 12; i++ {
+		landOrders(t, dir, "landing/us", fmt.Sprintf("u%02d.json", i), t0.Add(time.Duration(i)*time.Minute), 100+i)
+	}
+	mustRun(t, regionFlows("eu", "us"), dir, RunOptions{})
+	table := tablePath(dir, "orders")
+	lc, ok, err := delta.ReadLastCheckpoint(table)
+	if err != nil || !ok {
+		t.Fatalf("no Delta checkpoint: %v", err)
+	}
+	for v := int64(0); v < lc.Version; v++ {
+		os.Remove(delta.CommitPath(table, v))
+	}
+	// A new flow on the old table: its ids are all claimed.
+	landOrders(t, dir, "landing/apac", "a1.json", t0, 7)
+	mustRun(t, regionFlows("eu", "us", "apac"), dir, RunOptions{})
+	rows := len(tableRows(t, table, -1))
+	if rows != 15 {
+		t.Fatalf("%d rows, want 15", rows)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", "orders_eu")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = runPipeline(t, regionFlows("eu", "us", "apac"), dir, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "flow orders_eu") || !strings.Contains(err.Error(), "no checkpoint claims") || !strings.Contains(err.Error(), "--full-refresh orders") {
+		t.Errorf("error %v, want orders_eu refused naming the unclaimed progress and --full-refresh orders", err)
+	}
+	if got := len(tableRows(t, table, -1)); got != rows {
+		t.Errorf("%d rows after the refusal, want %d: e1.json was read again", got, rows)
+	}
+}
