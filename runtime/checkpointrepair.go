@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -218,22 +219,61 @@ func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*flowCo
 // before any commit of the flow was found.
 var errLogCleanedUp = errors.New("the table's log was cleaned up (delta.logRetentionDuration) before any commit of the flow")
 
+// retiredPath is the list of the application ids of checkpoints a full
+// refresh removed: their txn actions stay in the table (Delta keeps them),
+// but no flow's progress is lost with them.
+func (u *update) retiredPath() string { return u.storagePath("checkpoints", "_retired.json") }
+
+// retireCheckpoint adds the ids of f's checkpoint to the retired list,
+// before a full refresh removes it.
+func (u *update) retireCheckpoint(f *Flow) error {
+	ids := checkpointIDs(u.checkpointDir(f))
+	if len(ids) == 0 {
+		return nil
+	}
+	var retired []string
+	if err := readJSON(u.retiredPath(), &retired); err != nil && !errors.Is(err, fs.ErrNotExist) && !isCorrupt(err) {
+		return err
+	}
+	retired = append(retired, ids...)
+	sort.Strings(retired)
+	return writeFileAtomic(u.retiredPath(), mustJSON(slices.Compact(retired)))
+}
+
+// checkpointIDs returns the application ids a flow's checkpoint folder
+// holds (metadata.json, once.json, refresh.json).
+func checkpointIDs(dir string) []string {
+	var ids []string
+	var meta checkpointMeta
+	if readJSON(filepath.Join(dir, "metadata.json"), &meta) == nil && meta.ID != "" {
+		ids = append(ids, meta.ID)
+	}
+	var once onceState
+	if readJSON(filepath.Join(dir, "once.json"), &once) == nil && once.FlowID != "" {
+		ids = append(ids, once.FlowID)
+	}
+	var mv mvState
+	if readJSON(filepath.Join(dir, "refresh.json"), &mv) == nil && mv.FlowID != "" {
+		ids = append(ids, mv.FlowID)
+	}
+	return ids
+}
+
 // unclaimedTxns returns the application ids of s's txn actions that no
-// flow writing table h claims in its checkpoint (metadata.json or
-// once.json): the progress of a flow whose checkpoint was lost.
+// flow writing table h claims in its checkpoint, and no full refresh
+// retired: the progress of a flow whose checkpoint was lost.
 func (u *update) unclaimedTxns(h *tableHandle, s *delta.Snapshot) []string {
 	claimed := map[string]bool{}
+	var retired []string
+	readJSON(u.retiredPath(), &retired)
+	for _, id := range retired {
+		claimed[id] = true
+	}
 	for _, f := range u.p.Flows {
-		if f.Target.DatasetName() != h.name {
-			continue
-		}
-		var meta checkpointMeta
-		if readJSON(filepath.Join(u.checkpointDir(f), "metadata.json"), &meta) == nil {
-			claimed[meta.ID] = true
-		}
-		var once onceState
-		if readJSON(filepath.Join(u.checkpointDir(f), "once.json"), &once) == nil {
-			claimed[once.FlowID] = true
+		if f.Target.DatasetName() == h.name {
+			for _, id := range checkpointIDs(u.checkpointDir(f)) {
+				claimed[id] = true
+			}
 		}
 	}
 	var out []string

@@ -813,6 +813,9 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 			if f.Target.DatasetName() != name {
 				continue
 			}
+			if err := u.retireCheckpoint(f); err != nil {
+				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
+			}
 			if err := os.RemoveAll(u.checkpointDir(f)); err != nil {
 				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 			}
