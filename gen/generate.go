@@ -407,6 +407,18 @@ func (g *generator) declareSource(f *jen.File, s *spec.Source) {
 	if fs.MaxBytesPerTrigger > 0 {
 		d[jen.Id("MaxBytesPerTrigger")] = jen.Lit(fs.MaxBytesPerTrigger)
 	}
+	if fs.AllowOverwrites {
+		d[jen.Id("AllowOverwrites")] = jen.True()
+	}
+	if fs.MinFileAge > 0 {
+		d[jen.Id("MinFileAge")] = jen.Lit(int64(fs.MinFileAge))
+	}
+	if fs.IgnoreCorruptFiles {
+		d[jen.Id("IgnoreCorruptFiles")] = jen.True()
+	}
+	if fs.IgnoreMissingFiles {
+		d[jen.Id("IgnoreMissingFiles")] = jen.True()
+	}
 	if fs.OnMalformed == spec.FailOnMalformed {
 		d[jen.Id("OnMalformed")] = jen.Qual(pkgSource, "Fail")
 	}

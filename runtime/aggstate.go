@@ -21,6 +21,10 @@ import (
 // form preceded by a description of the type, so that state written for
 // another definition is refused rather than misread.
 
+// errAggStateDamaged marks an aggregation state file that cannot be
+// decoded: the refresh is recomputed instead (runComplete).
+var errAggStateDamaged = errors.New("the saved aggregation state is damaged")
+
 // SeedAggregate makes the aggregation state saved by the previous refresh
 // of a GROUP_AGGREGATE materialized view the first partial state of l, so
 // that merging the workers' partial states folds the new rows into it. In
@@ -32,7 +36,7 @@ func SeedAggregate[T any](ctx *FlowContext, l *Locals[T]) error {
 	}
 	v := new(T)
 	if err := decodeState(ctx.incr.state, v); err != nil {
-		return fmt.Errorf("flow %s: aggregation state: %w", ctx.flow.Name, err)
+		return fmt.Errorf("flow %s: %w: %w", ctx.flow.Name, errAggStateDamaged, err)
 	}
 	l.mu.Lock()
 	l.all = append([]*T{v}, l.all...)

@@ -332,7 +332,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 // function collects the changes, then they are merged into the target and
 // committed with the flow's txn (see cdcStore.apply).
 func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
-	plan, err := u.resolveBatch(f, off)
+	plan, err := u.resolveBatch(f, cp, off)
 	if err != nil {
 		return notAppendReader(err, f, h)
 	}
@@ -350,7 +350,7 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *ba
 	for i, k := range b.spec.keys {
 		keys[i] = b.spec.data[k].Name
 	}
-	out, err := st.apply(b.changes, b.trunc, &txnAction{AppID: cp.meta.ID, Version: off.Batch}, map[string]any{
+	out, err := st.apply(b.changes, b.trunc, flowTxn(f, cp, off), map[string]any{
 		"predicate": "AUTO CDC KEYS (" + strings.Join(keys, ", ") + ")", "flow": f.Name, "queryId": cp.meta.ID, "epochId": off.Batch,
 	})
 	if err != nil {

@@ -475,14 +475,18 @@ func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
 		return nil, err
 	}
 	schema := st.spec.stateSchema()
+	damaged := func(err error) error {
+		return fmt.Errorf("the AUTO CDC state of flow %s is damaged (%w); it cannot be rebuilt from table %s: nothing was written: run a full refresh: --full-refresh %s",
+			st.spec.flow, err, st.h.name, st.h.name)
+	}
 	r, err := parquetio.Open(path, fh, fi.Size(), schema, nil)
 	if err != nil {
-		return nil, fmt.Errorf("AUTO CDC state of flow %s: %w", st.spec.flow, err)
+		return nil, damaged(err)
 	}
 	defer r.Close()
 	rows, err := r.ReadAll()
 	if err != nil {
-		return nil, fmt.Errorf("AUTO CDC state of flow %s: %w", st.spec.flow, err)
+		return nil, damaged(err)
 	}
 	var out []cdcEntry
 	for _, row := range rows {

@@ -75,6 +75,36 @@ type versionRange struct {
 	To   int64 `json:"to"`
 }
 
+// seenSet is the processed-file record of one file source: each file's
+// path and its size and modification time when it was ingested.
+type seenSet map[string]fileStamp
+
+// fileStamp is a file's size in bytes and modification time in ms since
+// the epoch as ingested, "<size>\t<mtime>" as the compacted record writes
+// them (so that loading a record of many files parses no number; see
+// stampOf), or unknownStamp in records written before pipegen kept them.
+type fileStamp string
+
+const unknownStamp fileStamp = ""
+
+func makeStamp(size, mtime int64) fileStamp {
+	return fileStamp(strconv.FormatInt(size, 10) + "\t" + strconv.FormatInt(mtime, 10))
+}
+
+// parts returns the size and modification time of a known stamp.
+func (s fileStamp) parts() (size, mtime int64) {
+	a, b, _ := strings.Cut(string(s), "\t")
+	size, _ = strconv.ParseInt(a, 10, 64)
+	mtime, _ = strconv.ParseInt(b, 10, 64)
+	return size, mtime
+}
+
+// has reports whether the record holds path.
+func (s seenSet) has(path string) bool {
+	_, ok := s[path]
+	return ok
+}
+
 // seenFile identifies an ingested file.
 type seenFile struct {
 	Path    string `json:"path"`
@@ -93,9 +123,14 @@ type checkpoint struct {
 	pending *batchOffsets
 	// seen are the files of each file source read (or skipped) by
 	// committed batches.
-	seen map[string]map[string]bool
+	seen map[string]seenSet
 	// versions is the last table version read per table input.
 	versions map[string]int64
+	// created is set when metadata.json was absent (or corrupt) and was
+	// written by this load: a new flow, or a lost checkpoint.
+	created bool
+	// damage says what is missing or corrupt in the checkpoint as loaded.
+	damage []string
 }
 
 func newID() string {
@@ -107,24 +142,34 @@ func newID() string {
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
-// loadCheckpoint reads (or, when absent, creates) the checkpoint in dir.
+// loadCheckpoint reads the checkpoint in dir (a new one, not yet written,
+// when it has no metadata.json).
+// A damaged or incomplete checkpoint is loaded as far as it goes and says
+// what is wrong in damage: the caller rebuilds it from the flow's table
+// or refuses to run (checkpointrepair.go); only I/O errors are returned.
 func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
-	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]map[string]bool{}, versions: map[string]int64{}}
+	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]seenSet{}, versions: map[string]int64{}}
 	data, err := os.ReadFile(filepath.Join(dir, "metadata.json"))
+	if err == nil {
+		if jerr := json.Unmarshal(data, &cp.meta); jerr != nil || cp.meta.ID == "" {
+			cp.damage = append(cp.damage, fmt.Sprintf("metadata.json is corrupt (%v)", jerr))
+			cp.meta = checkpointMeta{}
+			err = fs.ErrNotExist
+		}
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		meta.ID = newID()
 		meta.Created = time.Now().UTC()
-		if err := writeFileAtomic(filepath.Join(dir, "metadata.json"), mustJSON(meta)); err != nil {
-			return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
-		}
 		cp.meta = meta
+		cp.created = true
+		// What else is left of a checkpoint whose metadata was lost is
+		// of no use without the id; the table's log says the rest. The
+		// caller writes metadata.json (saveMeta) once it knows the flow
+		// is new, so that a refused update leaves the same state.
 		return cp, nil
 	case err != nil:
 		return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
-	}
-	if err := json.Unmarshal(data, &cp.meta); err != nil {
-		return nil, fmt.Errorf("checkpoint %s: metadata.json is corrupt (%v); a full refresh of the flow's table resets it", dir, err)
 	}
 	commits, err := batchNumbers(filepath.Join(dir, "commits"), ".json")
 	if err != nil {
@@ -134,8 +179,8 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 		cp.committed = commits[len(commits)-1]
 	}
 	// Seen files: the newest compaction at or before the last commit, then
-	// every offsets file after it.
-	from := int64(0)
+	// every offsets file after it, each batch in turn.
+	next := int64(0) // the first batch whose files are not known yet
 	compacts, err := compactions(dir)
 	if err != nil {
 		return nil, err
@@ -143,9 +188,11 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	for i := len(compacts) - 1; i >= 0; i-- {
 		if compacts[i].batch <= cp.committed {
 			if err := cp.readCompact(compacts[i].path); err != nil {
-				return nil, err
+				cp.damage = append(cp.damage, err.Error())
+				cp.seen, cp.versions = map[string]seenSet{}, map[string]int64{}
+				break
 			}
-			from = compacts[i].batch + 1
+			next = compacts[i].batch + 1
 			break
 		}
 	}
@@ -154,22 +201,37 @@ func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 		return nil, err
 	}
 	for _, n := range offsets {
-		if n < from {
+		if n < next || n > cp.committed+1 {
 			continue
 		}
 		var o batchOffsets
 		if err := readJSON(filepath.Join(dir, "offsets", batchName(n)), &o); err != nil {
-			return nil, err
+			cp.damage = append(cp.damage, err.Error())
+			break
 		}
-		if n > cp.committed {
-			if n == cp.committed+1 {
-				cp.pending = &o
-			}
+		if n == cp.committed+1 {
+			cp.pending = &o
 			continue
 		}
+		if n != next {
+			break // a gap: reported below
+		}
 		cp.apply(&o)
+		next++
+	}
+	if next <= cp.committed {
+		cp.damage = append(cp.damage, fmt.Sprintf("the record of the files read by micro-batches %d to %d is missing (offsets/ or compact/)", next, cp.committed))
 	}
 	return cp, nil
+}
+
+// saveMeta writes metadata.json.
+func (cp *checkpoint) saveMeta() error {
+	if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", cp.dir, err)
+	}
+	cp.created = false
+	return nil
 }
 
 // apply records a committed batch's offsets as read.
@@ -178,11 +240,11 @@ func (cp *checkpoint) apply(o *batchOffsets) {
 		if len(off.Files) > 0 {
 			m := cp.seen[input]
 			if m == nil {
-				m = map[string]bool{}
+				m = seenSet{}
 				cp.seen[input] = m
 			}
 			for _, f := range off.Files {
-				m[f.Path] = true
+				m[f.Path] = makeStamp(f.Size, f.ModTime)
 			}
 		}
 		if off.Versions != nil {
@@ -225,8 +287,13 @@ func compactions(dir string) ([]compactFile, error) {
 // paths of ten thousand files is splitting lines, not decoding JSON.
 const seenExt = ".seen"
 
-// seenHeader is the first line of a compacted record.
-const seenHeader = "pipegen processed files v1"
+// seenHeader is the first line of a compacted record; seenHeaderV1 that
+// of records written by earlier versions, which have no closing "end"
+// line.
+const (
+	seenHeader   = "pipegen processed files v2"
+	seenHeaderV1 = "pipegen processed files v1"
+)
 
 // writeCompact writes the compacted record of the files seen and table
 // versions read through the last committed batch:
@@ -234,9 +301,12 @@ const seenHeader = "pipegen processed files v1"
 //	pipegen processed files v1
 //	version <TAB> input <TAB> last table version read
 //	files <TAB> input <TAB> count
-//	<one path per line, sorted: count lines>
+//	<one file per line, sorted by path: count lines of
+//	 path <TAB> size <TAB> modification time (ms), or path alone>
+//	end
 //
-// Paths are "file:" URIs, percent-encoded, so they hold no line breaks or
+// The closing line tells a record cut short at a line boundary from a
+// whole one. Paths are "file:" URIs, percent-encoded, so they hold no line breaks or
 // tabs; input names are dataset names.
 func (cp *checkpoint) writeCompact(path string) error {
 	return writeFileStreamed(path, func(w io.Writer) error {
@@ -245,15 +315,21 @@ func (cp *checkpoint) writeCompact(path string) error {
 			fmt.Fprintf(w, "version\t%s\t%d\n", input, cp.versions[input])
 		}
 		for _, input := range sortedKeys(cp.seen) {
-			paths := sortedKeys(cp.seen[input])
+			set := cp.seen[input]
+			paths := sortedKeys(set)
 			fmt.Fprintf(w, "files\t%s\t%d\n", input, len(paths))
 			for _, p := range paths {
-				if _, err := io.WriteString(w, p+"\n"); err != nil {
+				line := p + "\n"
+				if st := set[p]; st != unknownStamp {
+					line = p + "\t" + string(st) + "\n"
+				}
+				if _, err := io.WriteString(w, line); err != nil {
 					return err
 				}
 			}
 		}
-		return nil
+		_, err := io.WriteString(w, "end\n")
+		return err
 	})
 }
 
@@ -265,9 +341,9 @@ func (cp *checkpoint) readCompact(path string) error {
 			return err
 		}
 		for input, paths := range c.Seen {
-			m := make(map[string]bool, len(paths))
+			m := make(seenSet, len(paths))
 			for _, p := range paths {
-				m[p] = true
+				m[p] = unknownStamp
 			}
 			cp.seen[input] = m
 		}
@@ -298,12 +374,22 @@ func (cp *checkpoint) readCompact(path string) error {
 		line++
 		return l, true
 	}
-	if h, ok := next(); !ok || h != seenHeader {
+	h, ok := next()
+	if !ok || h != seenHeader && h != seenHeaderV1 {
 		return corrupt(1, "not a processed-file record")
 	}
 	for {
 		l, ok := next()
 		if !ok {
+			if h == seenHeaderV1 {
+				return nil
+			}
+			return corrupt(line+1, "no closing line: the file was cut short")
+		}
+		if l == "end" && h == seenHeader {
+			if text != "" {
+				return corrupt(line+1, "text after the closing line")
+			}
 			return nil
 		}
 		f := strings.Split(l, "\t")
@@ -318,13 +404,20 @@ func (cp *checkpoint) readCompact(path string) error {
 		case "version":
 			cp.versions[f[1]] = n
 		case "files":
-			m := make(map[string]bool, n)
+			m := make(seenSet, n)
 			for range n {
 				p, ok := next()
 				if !ok {
 					return corrupt(line+1, fmt.Sprintf("%d of %d paths of %s", len(m), n, f[1]))
 				}
-				m[p] = true
+				st := unknownStamp
+				if i := strings.IndexByte(p, '\t'); i >= 0 {
+					if strings.Count(p[i+1:], "\t") != 1 {
+						return corrupt(line, "want path, size and modification time")
+					}
+					p, st = p[:i], fileStamp(p[i+1:])
+				}
+				m[p] = st
 			}
 			cp.seen[f[1]] = m
 		default:
@@ -416,9 +509,17 @@ func readJSON(path string, v any) error {
 		return err
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("%s is corrupt: %v", path, err)
+		return fmt.Errorf("%s is corrupt: %w", path, err)
 	}
 	return nil
+}
+
+// isCorrupt reports whether err, from readJSON, says the file is not the
+// JSON it should be (rather than unreadable).
+func isCorrupt(err error) bool {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &se) || errors.As(err, &te) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 func mustJSON(v any) []byte {

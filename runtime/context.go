@@ -42,11 +42,16 @@ type FlowContext struct {
 // flowMetrics are counted while a flow runs; the flow_progress event
 // reports them.
 type flowMetrics struct {
-	inputRows    atomic.Int64
-	inputFiles   atomic.Int64
-	inputBytes   atomic.Int64
-	rescuedRows  atomic.Int64
-	malformed    atomic.Int64
+	inputRows   atomic.Int64
+	inputFiles  atomic.Int64
+	inputBytes  atomic.Int64
+	rescuedRows atomic.Int64
+	malformed   atomic.Int64
+	// changedFiles and skippedFiles count the files that changed between
+	// listing and reading, and those skipped (ignore_missing_files,
+	// ignore_corrupt_files).
+	changedFiles atomic.Int64
+	skippedFiles atomic.Int64
 	outputRows   atomic.Int64
 	droppedRows  atomic.Int64
 	batches      int64

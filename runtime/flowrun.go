@@ -51,17 +51,20 @@ func (u *update) runFlow(f *Flow) error {
 
 // flowResult sums what a flow did in this update.
 type flowResult struct {
-	batches      int64
-	inputRows    int64
-	outputRows   int64
-	droppedRows  int64
-	files        int64
-	bytes        int64
-	rescued      int64
-	malformed    int64
-	backlogFiles int64
-	backlogBytes int64
-	expectations []expectationResult
+	batches     int64
+	inputRows   int64
+	outputRows  int64
+	droppedRows int64
+	files       int64
+	bytes       int64
+	rescued     int64
+	malformed   int64
+	// changed and skipped count files that changed while read, or since
+	// ingested (allow_overwrites), and files skipped (ignore_*_files).
+	changed, skipped int64
+	backlogFiles     int64
+	backlogBytes     int64
+	expectations     []expectationResult
 	// upserted and deleted count the target rows an AUTO CDC flow
 	// inserted or updated, and deleted.
 	upserted, deleted int64
@@ -99,6 +102,12 @@ func (r *flowResult) line(f *Flow) string {
 	if r.rescued > 0 {
 		fmt.Fprintf(&b, ", %d rows with rescued data", r.rescued)
 	}
+	if r.changed > 0 {
+		fmt.Fprintf(&b, ", %d files changed (see the event log)", r.changed)
+	}
+	if r.skipped > 0 {
+		fmt.Fprintf(&b, ", %d files skipped (see the event log)", r.skipped)
+	}
 	if r.technique != "" {
 		fmt.Fprintf(&b, ", %s", r.technique)
 	}
@@ -131,6 +140,8 @@ func (r *flowResult) add(ctx *FlowContext, counts []sinkCounts, names []string, 
 	r.bytes += m.inputBytes.Load()
 	r.rescued += m.rescuedRows.Load()
 	r.malformed += m.malformed.Load()
+	r.changed += m.changedFiles.Load()
+	r.skipped += m.skippedFiles.Load()
 	if r.expectations == nil && len(names) > 0 {
 		r.expectations = make([]expectationResult, len(names))
 		for i, n := range names {
@@ -180,7 +191,12 @@ func (ctx *FlowContext) finish(err error) ([]dataFile, []sinkCounts, error) {
 }
 
 func (u *update) newContext(f *Flow, h *tableHandle, batch *batchPlan) *FlowContext {
-	return &FlowContext{u: u, flow: f, target: h, batch: batch, filePrefix: newID()}
+	ctx := &FlowContext{u: u, flow: f, target: h, batch: batch, filePrefix: newID()}
+	if batch != nil {
+		ctx.metrics.skippedFiles.Add(batch.skipped)
+		ctx.metrics.changedFiles.Add(batch.changed)
+	}
+	return ctx
 }
 
 // streamingInputs returns the names of the inputs a flow reads with STREAM,
@@ -198,10 +214,16 @@ func streamingInputs(f *Flow) []string {
 
 // batchPlan is what one micro-batch reads from each streaming input.
 type batchPlan struct {
+	// id is the micro-batch's number.
+	id     int64
 	files  map[string][]source.FileInfo
 	tables map[string][]tableFile
 	// feeds are the versions (From, To] of the tables read as change feeds.
 	feeds map[string]versionRange
+	// skipped counts the files of the batch left out because they are
+	// gone (ignore_missing_files); changed those ingested again because
+	// they changed since (allow_overwrites).
+	skipped, changed int64
 }
 
 // runStreaming runs an append flow: micro-batches until the frontier frozen
@@ -237,6 +259,14 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition {
 		cp.meta.Definition, cp.meta.StateDefinition = f.Definition, meta.StateDefinition
 		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+			return res, err
+		}
+	}
+	if err := u.verifyCheckpoint(f, h, cp); err != nil {
+		return res, err
+	}
+	if cp.created {
+		if err := cp.saveMeta(); err != nil {
 			return res, err
 		}
 	}
@@ -385,8 +415,8 @@ func toSeen(files []source.FileInfo) []seenFile {
 
 // resolveBatch turns a batch's offsets into the files to read, or, for an
 // input f reads as a change feed, the versions whose changes to read.
-func (u *update) resolveBatch(f *Flow, off *batchOffsets) (*batchPlan, error) {
-	plan := &batchPlan{files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]versionRange{}}
+func (u *update) resolveBatch(f *Flow, cp *checkpoint, off *batchOffsets) (*batchPlan, error) {
+	plan := &batchPlan{id: off.Batch, files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]versionRange{}}
 	for name, in := range off.Inputs {
 		if in.Skip {
 			continue
@@ -395,13 +425,25 @@ func (u *update) resolveBatch(f *Flow, off *batchOffsets) (*batchPlan, error) {
 			paths := make([]string, len(in.Files))
 			for i, sf := range in.Files {
 				paths[i] = sf.Path
+				if st, ok := cp.seen[name][sf.Path]; ok {
+					// Ingested before, changed since (allow_overwrites).
+					size, mtime := st.parts()
+					u.fileChanged(f, name, sf.Path, "since it was ingested (allow_overwrites: it is ingested again)", size, mtime, sf.Size, sf.ModTime)
+					plan.changed++
+				}
 			}
 			files, missing, err := u.filesByPath(name, paths)
 			if err != nil {
 				return nil, err
 			}
-			if missing != "" {
-				return nil, fmt.Errorf("source %s: file %s of micro-batch %d is gone; it must stay until the batch is committed (restore it, or run a full refresh)", name, missing, off.Batch)
+			if len(missing) > 0 {
+				if !u.sources[name].IgnoreMissingFiles {
+					return nil, missingFileError(name, missing[0], off.Batch)
+				}
+				for _, p := range missing {
+					u.skipFile(f, name, p, "the file is gone (deleted after it was listed)")
+				}
+				plan.skipped += int64(len(missing))
 			}
 			plan.files[name] = files
 			continue
@@ -442,7 +484,7 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 	if f.Kind == ChangeFlow {
 		return u.runChangeBatch(f, h, cp, off, res)
 	}
-	plan, err := u.resolveBatch(f, off)
+	plan, err := u.resolveBatch(f, cp, off)
 	err = notAppendReader(err, f, h)
 	var nae *notAppendError
 	if errors.As(err, &nae) && h.desc != nil && !h.desc.resetAllowed() {
@@ -466,7 +508,7 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 		return err
 	}
 	faultPoint("after-data-files")
-	if err := h.commitAppend(files, &txnAction{AppID: cp.meta.ID, Version: off.Batch}, "STREAMING UPDATE", map[string]any{
+	if err := h.commitAppend(files, flowTxn(f, cp, off), "STREAMING UPDATE", map[string]any{
 		"outputMode": "Append", "queryId": cp.meta.ID, "epochId": off.Batch,
 	}); err != nil {
 		return err
@@ -511,7 +553,14 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	var state mvState
 	statePath := filepath.Join(dir, "refresh.json")
 	if err := readJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, err
+		if !isCorrupt(err) {
+			return res, err
+		}
+		// A damaged record of the last refresh: recompute, as when
+		// none is recorded (the view is replaced whole).
+		u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name},
+			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.name)})
+		state = mvState{}
 	}
 	sig, err := u.inputSignature(f)
 	if err != nil {
@@ -564,6 +613,15 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	}
 	err = f.Run(ctx)
 	files, counts, err := ctx.finish(err)
+	if errors.Is(err, errAggStateDamaged) {
+		// The view is replaced whole: recompute it.
+		res.technique = "COMPLETE_RECOMPUTE"
+		u.planning(f, res.technique, err.Error())
+		ctx = u.newContext(f, h, nil)
+		err = f.Run(ctx)
+		files, counts, err = ctx.finish(err)
+		incr.technique = res.technique
+	}
 	if err != nil {
 		return res, err
 	}
@@ -572,6 +630,15 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	faultPoint("mid-mv-replace")
+	// After a crash between the last refresh's commit and refresh.json
+	// (or with a refresh.json older than the table), the table holds
+	// refresh state.Refreshes already: this one (recomputed, as
+	// planIncremental saw) takes the next number.
+	if v, err := h.txnVersion(state.FlowID); err != nil {
+		return res, err
+	} else if v >= state.Refreshes {
+		state.Refreshes = v + 1
+	}
 	txn := &txnAction{AppID: state.FlowID, Version: state.Refreshes}
 	if incr.technique == "APPEND_ONLY" {
 		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": "APPEND_ONLY"})
@@ -683,7 +750,15 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	if st.FlowID == "" {
-		st.FlowID = newID()
+		// A new flow, or once.json was lost: the table's log says which.
+		_, id, err := flowCommits(h, f.Name, "", -1)
+		if err != nil {
+			return res, fmt.Errorf("%s is missing and %w: nothing was written; run with --full-refresh %s", path, err, h.name)
+		}
+		st.FlowID = id
+		if id == "" {
+			st.FlowID = newID()
+		}
 		if err := writeFileAtomic(path, mustJSON(st)); err != nil {
 			return res, err
 		}
@@ -704,7 +779,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 			if err != nil {
 				return res, err
 			}
-			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
+			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0, Progress: &flowCommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
 				return res, err
 			}
 			faultPoint("after-commit")
@@ -745,6 +820,9 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 		for _, f := range u.p.Flows {
 			if f.Target.DatasetName() != name {
 				continue
+			}
+			if err := u.retireCheckpoint(f); err != nil {
+				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 			}
 			if err := os.RemoveAll(u.checkpointDir(f)); err != nil {
 				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
@@ -791,6 +869,8 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 			"input_bytes":     res.bytes,
 			"rescued_rows":    res.rescued,
 			"malformed_rows":  res.malformed,
+			"changed_files":   res.changed,
+			"skipped_files":   res.skipped,
 			"duration_s":      res.seconds,
 		}
 		if f.Kind == ChangeFlow {

@@ -182,6 +182,15 @@ func TestOnceFlowRunsOncePerFullRefresh(t *testing.T) {
 	if len(done) != 2 {
 		t.Errorf("the once flow completed %d times, want 2", len(done))
 	}
+	// Its record lost (once.json deleted), the table's log says it ran
+	// since the last full refresh: it does not run again.
+	if err := os.RemoveAll(filepath.Join(dir, "warehouse", "_pipelines", "backfill", "checkpoints", "orders_backfill")); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, p, dir, RunOptions{})
+	if got := tableRows(t, table, -1); !slices.Equal(got, want) {
+		t.Fatalf("after once.json was deleted: %q, want %q", got, want)
+	}
 }
 
 // TestDownstreamOfCDCTarget reads an AUTO CDC target three ways: a
@@ -280,8 +289,35 @@ func TestFileReadAsListed(t *testing.T) {
 		fh.Close()
 		return decode(f, r, o, emit)
 	}
-	mustRun(t, p, dir, RunOptions{})
+	out := mustRun(t, p, dir, RunOptions{})
 	if got, want := tableRows(t, tablePath(dir, "orders"), -1), []string{"1 | 10 | eu", "2 | 20 | eu"}; !slices.Equal(got, want) {
 		t.Errorf("rows %q, want %q: bytes appended after the listing were read", got, want)
 	}
+	// The change is reported: a warning event with both sizes, a count in
+	// the flow's progress and its line.
+	evs := events(t, dir, "regions")
+	changed := eventDetails(evs, "changed_file")
+	if len(changed) != 1 || changed[0]["path"] != source.FileURI(filepath.Join(dir, "landing/eu/e1.json")) ||
+		changed[0]["new_size"].(float64) != changed[0]["old_size"].(float64)+float64(len(`{"order_id": 3, "amount": 30}`)+1) {
+		t.Errorf("changed_file events %v, want one for e1.json grown by the appended line", changed)
+	}
+	done := flowProgress(evs, "orders_eu", statusCompleted)
+	if m := done[len(done)-1]["metrics"].(map[string]any); m["changed_files"] != float64(1) {
+		t.Errorf("metrics %v, want changed_files 1", m)
+	}
+	if !strings.Contains(out, "1 files changed") {
+		t.Errorf("progress line does not count the changed file:\n%s", out)
+	}
+}
+
+// eventDetails returns details[key] of the events that have it, in order.
+func eventDetails(evs []map[string]any, key string) []map[string]any {
+	var out []map[string]any
+	for _, ev := range evs {
+		d, _ := ev["details"].(map[string]any)
+		if v, ok := d[key].(map[string]any); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -45,11 +45,11 @@ func acquireLock(storage, updateID string) (*lock, error) {
 		var info lockInfo
 		data, _ := os.ReadFile(path)
 		f.Close()
+		le := &lockedError{path: path}
 		if json.Unmarshal(data, &info) == nil && info.PID != 0 {
-			return nil, fmt.Errorf("%w (update %s, pid %d on %s, started %s); wait for it to finish",
-				ErrLocked, shortID(info.Update), info.PID, info.Host, info.Started.Format(time.RFC3339))
+			le.holder = &info
 		}
-		return nil, fmt.Errorf("%w (%s); wait for it to finish", ErrLocked, path)
+		return nil, le
 	}
 	host, _ := os.Hostname()
 	info, _ := json.Marshal(lockInfo{PID: os.Getpid(), Update: updateID, Host: host, Started: time.Now().UTC()})
@@ -57,6 +57,23 @@ func acquireLock(storage, updateID string) (*lock, error) {
 	f.WriteAt(append(info, '\n'), 0)
 	return &lock{f: f}, nil
 }
+
+// lockedError is acquireLock's error when another process holds the
+// lock: it wraps ErrLocked and says who holds it, when the lock file says.
+type lockedError struct {
+	path   string
+	holder *lockInfo
+}
+
+func (e *lockedError) Error() string {
+	if h := e.holder; h != nil {
+		return fmt.Sprintf("%v (update %s, pid %d on %s, started %s); wait for it to finish",
+			ErrLocked, shortID(h.Update), h.PID, h.Host, h.Started.Format(time.RFC3339))
+	}
+	return fmt.Sprintf("%v (%s); wait for it to finish", ErrLocked, e.path)
+}
+
+func (e *lockedError) Unwrap() error { return ErrLocked }
 
 // release unlocks (the file stays, so the next run can lock it).
 func (l *lock) release() {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"io"
 	"strings"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -47,6 +48,20 @@ type FileSource[T any] struct {
 	MaxBytesPerTrigger int64
 	// IncludeExistingFiles false skips the files present at the first update.
 	IncludeExistingFiles bool
+	// AllowOverwrites ingests a file again, once per change, when its size
+	// or modification time changed since it was ingested (Auto Loader's
+	// cloudFiles.allowOverwrites); every file of the folder is stat-ed at
+	// each update.
+	AllowOverwrites bool
+	// MinFileAge, in nanoseconds, leaves files modified less than this
+	// before the update started for a later update (0: none).
+	MinFileAge int64
+	// IgnoreCorruptFiles and IgnoreMissingFiles skip a file that cannot be
+	// read, or is gone, recording it as skipped (Spark's
+	// ignoreCorruptFiles and ignoreMissingFiles); otherwise the update
+	// fails naming the file.
+	IgnoreCorruptFiles bool
+	IgnoreMissingFiles bool
 	// OnMalformed is what decoders do with malformed records.
 	OnMalformed source.OnMalformed
 	// Schema are the columns of T: the declared ones, the rescued-data
@@ -190,6 +205,10 @@ func (s *FileSource[T]) fileInfo() FileSourceInfo {
 			MaxFiles: s.MaxFilesPerTrigger,
 			MaxBytes: s.MaxBytesPerTrigger,
 		},
-		IncludeExisting: s.IncludeExistingFiles,
+		IncludeExisting:    s.IncludeExistingFiles,
+		AllowOverwrites:    s.AllowOverwrites,
+		MinFileAge:         time.Duration(s.MinFileAge),
+		IgnoreCorruptFiles: s.IgnoreCorruptFiles,
+		IgnoreMissingFiles: s.IgnoreMissingFiles,
 	}
 }

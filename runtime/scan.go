@@ -4,14 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // ScanOptions say how a flow reads one of its inputs.
@@ -53,9 +56,21 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		files = all
 	}
 	decOpts := source.Options{OnMalformed: s.OnMalformed, TimeZone: ctx.u.loc}
+	batch := int64(-1)
+	if opts.Streaming && ctx.batch != nil {
+		batch = ctx.batch.id
+	}
 	return runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
 		f := files[i]
 		fh, err := os.Open(f.LocalPath)
+		if errors.Is(err, fs.ErrNotExist) {
+			if !s.IgnoreMissingFiles {
+				return missingFileError(s.Name, f.Path, batch)
+			}
+			ctx.u.skipFile(ctx.flow, s.Name, f.Path, "the file is gone (deleted after it was listed)")
+			ctx.metrics.skippedFiles.Add(1)
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("source %s: %w", s.Name, err)
 		}
@@ -68,21 +83,53 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		in := io.NewSectionReader(fh, 0, f.Size)
 		stats, err := s.Decode(f, in, decOpts, func(rows []T) error {
 			ctx.metrics.inputRows.Add(int64(len(rows)))
-			return fn(w, rows)
+			if err := fn(w, rows); err != nil {
+				return &flowError{err}
+			}
+			return nil
 		})
 		ctx.metrics.inputFiles.Add(1)
 		ctx.metrics.inputBytes.Add(f.Size)
 		ctx.metrics.rescuedRows.Add(stats.Rescued)
 		ctx.metrics.malformed.Add(stats.Malformed)
+		if st, serr := fh.Stat(); serr == nil {
+			// Still being written, or rewritten in place, while listed
+			// and read: it was read as listed.
+			if now, listed := fileInfoOf(st), f; stampOf(now) != stampOf(listed) {
+				ctx.u.fileChanged(ctx.flow, s.Name, f.Path, "between its listing and the end of its reading (it was read as listed)",
+					listed.Size, int64(listed.ModificationTime)/1000, now.Size, int64(now.ModificationTime)/1000)
+				ctx.metrics.changedFiles.Add(1)
+			}
+		}
+		var fe *flowError
+		if errors.As(err, &fe) {
+			return fe.err // the flow's own error (an expectation, a cast)
+		}
 		if err != nil {
 			var de *source.DecodeError
-			if errors.As(err, &de) {
-				return fmt.Errorf("source %s: %w", s.Name, err)
+			if errors.As(err, &de) && de.Line > 0 {
+				return fmt.Errorf("source %s: %w", s.Name, err) // on_malformed: fail
 			}
-			return err
+			if !s.IgnoreCorruptFiles {
+				return corruptFileError(s.Name, f.Path, err)
+			}
+			ctx.u.skipFile(ctx.flow, s.Name, f.Path, "it cannot be read: "+err.Error())
+			ctx.metrics.skippedFiles.Add(1)
 		}
 		return nil
 	})
+}
+
+// flowError marks an error of the flow's own code, called back by a
+// decoder, from the decoder's errors reading the file.
+type flowError struct{ err error }
+
+func (e *flowError) Error() string { return e.err.Error() }
+func (e *flowError) Unwrap() error { return e.err }
+
+// fileInfoOf is the FileInfo size and time of an open file's attributes.
+func fileInfoOf(st fs.FileInfo) source.FileInfo {
+	return source.FileInfo{Size: st.Size(), ModificationTime: types.Timestamp(st.ModTime().Truncate(time.Millisecond).UnixMicro())}
 }
 
 func (s *TableSource[T]) relationName() string { return s.Name }
@@ -202,4 +249,42 @@ func runTasks(ctx *FlowContext, n int, concurrent bool, task func(w *Worker, i i
 	}
 	wg.Wait()
 	return first
+}
+
+// missingFileError is the error of a file of micro-batch batch (-1: of a
+// batch read) that is gone when it is read, without ignore_missing_files.
+func missingFileError(sourceName, path string, batch int64) error {
+	of := ""
+	if batch >= 0 {
+		of = fmt.Sprintf(" of micro-batch %d", batch)
+	}
+	return fmt.Errorf("source %s: file %s%s is gone (deleted after it was listed): restore it and rerun, or set ignore_missing_files: true on source %s to skip it (it is then recorded as skipped and not retried)",
+		sourceName, path, of, sourceName)
+}
+
+// corruptFileError is the error of a file that cannot be read, without
+// ignore_corrupt_files.
+func corruptFileError(sourceName, path string, err error) error {
+	return fmt.Errorf("source %s: file %s cannot be read (%w): fix or replace it and rerun, or set ignore_corrupt_files: true on source %s to skip it (the rows read before the damage are kept; it is recorded as skipped and not retried)",
+		sourceName, path, err, sourceName)
+}
+
+// skipFile reports a file of source left out of a flow's batch (ignore_
+// missing_files, ignore_corrupt_files): a warning event with the path and
+// the reason. The caller counts it in the flow's progress.
+func (u *update) skipFile(f *Flow, sourceName, path, reason string) {
+	u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		Message: fmt.Sprintf("File %s of source %s is skipped: %s.", path, sourceName, reason),
+		Details: map[string]any{"skipped_file": map[string]any{"source": sourceName, "path": path, "reason": reason}}})
+}
+
+// fileChanged reports a file whose size or modification time is not
+// what the listing (or, when ingested again, the processed-file record)
+// said: a warning event with both; the caller counts it.
+func (u *update) fileChanged(f *Flow, sourceName, path, what string, oldSize, oldMtime, newSize, newMtime int64) {
+	u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		Message: fmt.Sprintf("File %s of source %s changed %s: size %d -> %d bytes, modified %s -> %s.", path, sourceName, what,
+			oldSize, newSize, time.UnixMilli(oldMtime).UTC().Format(time.RFC3339Nano), time.UnixMilli(newMtime).UTC().Format(time.RFC3339Nano)),
+		Details: map[string]any{"changed_file": map[string]any{"source": sourceName, "path": path, "when": what,
+			"old_size": oldSize, "new_size": newSize, "old_modification_time": oldMtime, "new_modification_time": newMtime}}})
 }

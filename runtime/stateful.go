@@ -231,7 +231,9 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 		}
 		h, body, err := parseStateFile(data)
 		if err != nil {
-			return fmt.Errorf("state file %s: %w", filepath.Join(dir, stateName(cp.committed)), err)
+			name := f.Target.DatasetName()
+			return fmt.Errorf("the state file %s of flow %s is damaged (%w); the state cannot be rebuilt from table %s: nothing was written: run with --full-refresh %s",
+				filepath.Join(dir, stateName(cp.committed)), f.Name, err, name, name)
 		}
 		s.watermark = h.Watermark
 		if !h.Empty {

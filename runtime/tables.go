@@ -53,6 +53,36 @@ func tableFileOf(table string, layout *delta.FileLayout, a delta.Add) tableFile 
 type txnAction struct {
 	AppID   string
 	Version int64
+	// Progress, when set, is what the batch read, recorded in the commit
+	// (commitInfo.pipegenProgress) so a lost checkpoint can be rebuilt
+	// from the table's log (see checkpointrepair.go).
+	Progress *flowCommitRecord
+}
+
+// apply sets t as the txn of the commit of opts, with its progress
+// record.
+func (t *txnAction) apply(opts *delta.WriteOptions) {
+	if t == nil {
+		return
+	}
+	opts.Txn = &delta.Txn{AppID: t.AppID, Version: t.Version}
+	if t.Progress != nil {
+		opts.Progress = mustJSONCompact(t.Progress)
+	}
+}
+
+// alreadyCommitted fails when s holds t's transaction already (a txn of
+// the same appId at t's version or later): a micro-batch or refresh is
+// never committed twice, whatever the checkpoint says.
+func (t *txnAction) alreadyCommitted(table string, s *delta.Snapshot) error {
+	if t == nil || s == nil {
+		return nil
+	}
+	if v, ok := s.TxnVersion(t.AppID); ok && v >= t.Version {
+		return fmt.Errorf("table %s already holds transaction %d of %s (its log records version %d for that application id): the batch is not committed again; "+
+			"the flow's checkpoint is behind its table: rerun the update, which rebuilds it, or run with --full-refresh %s", table, t.Version, t.AppID, v, table)
+	}
+	return nil
 }
 
 // commitRetries bounds the retries of a commit that lost a race.
@@ -438,9 +468,7 @@ func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, 
 func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, withFiles bool, write func(s *delta.Snapshot, opts delta.WriteOptions) error) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if txn != nil {
-		opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
-	}
+	txn.apply(&opts)
 	for attempt := 0; ; attempt++ {
 		load := h.meta
 		if withFiles {
@@ -452,6 +480,9 @@ func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, wi
 		}
 		if s == nil {
 			return fmt.Errorf("table %s does not exist at %s", h.name, h.path)
+		}
+		if err := txn.alreadyCommitted(h.name, s); err != nil {
+			return err
 		}
 		err = write(s, opts)
 		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
@@ -478,8 +509,9 @@ func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnActi
 		opts := delta.WriteOptions{Operation: "CREATE OR REPLACE TABLE AS SELECT", OperationParameters: map[string]any{
 			"isManaged": "false", "description": d.comment, "partitionBy": partitionJSON(d.partitionBy), "properties": "{}",
 		}}
-		if txn != nil {
-			opts.Txn = &delta.Txn{AppID: txn.AppID, Version: txn.Version}
+		txn.apply(&opts)
+		if err := txn.alreadyCommitted(h.name, s); err != nil {
+			return err
 		}
 		id, created := "", time.Now()
 		if s != nil {

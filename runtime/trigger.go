@@ -126,6 +126,10 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 	}
 	lk, err := acquireLock(storageOf(p, opts), newID())
 	if err != nil {
+		var le *lockedError
+		if u, uerr := newUpdate(p, opts, tr); errors.As(err, &le) && uerr == nil {
+			u.logRefused(opts, tr, le) // as runUpdate does
+		}
 		return err
 	}
 	defer lk.release()

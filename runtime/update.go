@@ -120,6 +120,11 @@ type FileSourceInfo struct {
 	Limits source.Limits
 	// IncludeExisting false skips files present at the first update.
 	IncludeExisting bool
+	// AllowOverwrites, MinFileAge, IgnoreCorruptFiles and
+	// IgnoreMissingFiles are FileSource's.
+	AllowOverwrites                        bool
+	MinFileAge                             time.Duration
+	IgnoreCorruptFiles, IgnoreMissingFiles bool
 }
 
 // errUpdateFailed is returned when at least one flow failed; the event log
@@ -137,6 +142,10 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	if lk == nil {
 		l, err := acquireLock(u.storage, u.id)
 		if err != nil {
+			var le *lockedError
+			if errors.As(err, &le) {
+				u.logRefused(opts, tr, le)
+			}
 			return err
 		}
 		defer l.release()
@@ -146,12 +155,7 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		return err
 	}
 	defer u.log.close()
-	u.log.emit(event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
-		Details: map[string]any{"create_update": map[string]any{
-			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
-			"full_refresh_selection": opts.FullRefresh, "refresh_selection": opts.Refresh,
-			"trigger": tr.String(), "parameters": u.params.values,
-		}}})
+	u.createUpdate(opts, tr)
 	u.progress("INITIALIZING")
 	defer func() {
 		switch {
@@ -199,6 +203,39 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	}
 	u.progress("RUNNING")
 	return u.runFlows(plan)
+}
+
+// createUpdate writes the update's first event.
+func (u *update) createUpdate(opts RunOptions, tr trigger) {
+	u.log.emit(event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
+		Details: map[string]any{"create_update": map[string]any{
+			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
+			"full_refresh_selection": opts.FullRefresh, "refresh_selection": opts.Refresh,
+			"trigger": tr.String(), "parameters": u.params.values,
+		}}})
+}
+
+// logRefused records an update refused because another holds the lock:
+// its own event file (named by its own update id, so the holder's files
+// are not touched) with create_update and update_progress CANCELED,
+// reason LOCKED and the holder, for `events` and the metrics. Failing to
+// write it does not hide the refusal, which is returned anyway.
+func (u *update) logRefused(opts RunOptions, tr trigger, le *lockedError) {
+	log, err := openEventLog(u.storage, u.p.Name, u.id)
+	if err != nil {
+		return
+	}
+	defer log.close()
+	u.log = log
+	defer func() { u.log = nil }()
+	u.createUpdate(opts, tr)
+	progress := map[string]any{"state": "CANCELED", "reason": "LOCKED"}
+	if h := le.holder; h != nil {
+		progress["lock_holder"] = map[string]any{"update_id": h.Update, "pid": h.PID, "host": h.Host, "started": h.Started.Format(time.RFC3339)}
+	}
+	log.emit(event{Type: "update_progress", Level: "WARN",
+		Message: fmt.Sprintf("Update %s is CANCELED: %v.", shortID(u.id), le),
+		Details: map[string]any{"update_progress": progress}})
 }
 
 // newUpdate returns an update with its parameters bound and every name
@@ -415,7 +452,8 @@ func (u *update) listFiles(name string) ([]source.FileInfo, error) {
 		if err != nil {
 			return nil, err
 		}
-		fr.all = all
+		info := u.sources[name]
+		fr.all = slices.DeleteFunc(all, func(f source.FileInfo) bool { return u.tooYoung(info, f) })
 	}
 	return fr.all, nil
 }
@@ -426,31 +464,58 @@ func (u *update) listFiles(name string) ([]source.FileInfo, error) {
 // their attributes: as Auto Loader (cloudFiles.allowOverwrites false), a
 // file is ingested once by path, so a long-lived landing folder costs a
 // no-op update one directory read, not a system call per file.
-func (u *update) unseenFiles(name string, seen map[string]bool) ([]source.FileInfo, error) {
+func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	fr, err := u.frontierOf(name)
 	if err != nil {
 		return nil, err
 	}
+	info := u.sources[name]
 	var todo []source.Entry
 	for _, e := range fr.names.Entries {
-		if !seen[e.Path] {
+		if info.AllowOverwrites || !seen.has(e.Path) {
 			todo = append(todo, e)
 		}
 	}
-	return fr.stat(name, todo)
+	files, err := fr.stat(name, todo)
+	if err != nil {
+		return nil, err
+	}
+	out := files[:0] // fr.stat returns a new slice
+	for _, f := range files {
+		if st, ok := seen[f.Path]; ok && (st == unknownStamp || st == stampOf(f)) {
+			continue // seen, and unchanged as far as the record says
+		}
+		if u.tooYoung(info, f) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// stampOf is the size and modification time of a listed file as the
+// processed-file record keeps them.
+func stampOf(f source.FileInfo) fileStamp {
+	return makeStamp(f.Size, int64(f.ModificationTime)/1000)
+}
+
+// tooYoung reports whether f was modified less than the source's
+// min_file_age before the update started: it waits for a later update.
+func (u *update) tooYoung(info *FileSourceInfo, f source.FileInfo) bool {
+	return info.MinFileAge > 0 && int64(f.ModificationTime) > u.start.Add(-info.MinFileAge).UnixMicro()
 }
 
 // filesByPath returns the files of a file source in this update's
-// frontier with the given paths, in the order given; missing names the
-// first path that is not (or no longer) a file there.
-func (u *update) filesByPath(name string, paths []string) (files []source.FileInfo, missing string, err error) {
+// frontier with the given paths, in the order given; missing are the
+// paths that are not (or no longer) files there.
+func (u *update) filesByPath(name string, paths []string) (files []source.FileInfo, missing []string, err error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	fr, err := u.frontierOf(name)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	if fr.byPath == nil {
 		fr.byPath = make(map[string]int, len(fr.names.Entries))
@@ -461,18 +526,20 @@ func (u *update) filesByPath(name string, paths []string) (files []source.FileIn
 	for _, p := range paths {
 		i, ok := fr.byPath[p]
 		if !ok {
-			return nil, p, nil
+			missing = append(missing, p)
+			continue
 		}
 		got, err := fr.stat(name, fr.names.Entries[i:i+1])
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		if len(got) == 0 {
-			return nil, p, nil
+			missing = append(missing, p)
+			continue
 		}
 		files = append(files, got[0])
 	}
-	return files, "", nil
+	return files, missing, nil
 }
 
 // runChecks evaluates the pipeline's checks; any that is not TRUE fails the

@@ -126,6 +126,10 @@ type FilesDecl struct {
 	MaxFilesPerTrigger   Int
 	MaxBytesPerTrigger   Str // a size as written: "512mb" or "1048576"
 	IncludeExistingFiles Bool
+	AllowOverwrites      Bool
+	MinFileAge           Str // a Go duration as written
+	IgnoreCorruptFiles   Bool
+	IgnoreMissingFiles   Bool
 	OnMalformed          Str
 }
 

@@ -366,6 +366,14 @@ func (f *File) source(k, v *yaml.Node) *SourceDecl {
 					fd.MaxBytesPerTrigger = f.str(v)
 				case "include_existing_files":
 					fd.IncludeExistingFiles = f.boolean(v)
+				case "allow_overwrites":
+					fd.AllowOverwrites = f.boolean(v)
+				case "min_file_age":
+					fd.MinFileAge = f.str(v)
+				case "ignore_corrupt_files":
+					fd.IgnoreCorruptFiles = f.boolean(v)
+				case "ignore_missing_files":
+					fd.IgnoreMissingFiles = f.boolean(v)
 				case "on_malformed":
 					fd.OnMalformed = f.str(v)
 				}

@@ -349,7 +349,18 @@ type Files struct {
 	// IncludeExistingFiles says whether files present at the first update
 	// are ingested (default true).
 	IncludeExistingFiles bool
-	OnMalformed          OnMalformed
+	// AllowOverwrites ingests a file again when its size or modification
+	// time changed since it was ingested (cloudFiles.allowOverwrites).
+	AllowOverwrites bool
+	// MinFileAge leaves files modified less than this before the update
+	// started for a later update (0: none).
+	MinFileAge time.Duration
+	// IgnoreCorruptFiles and IgnoreMissingFiles skip (and record) a file
+	// that cannot be read or is gone (Spark's ignoreCorruptFiles and
+	// ignoreMissingFiles).
+	IgnoreCorruptFiles bool
+	IgnoreMissingFiles bool
+	OnMalformed        OnMalformed
 	// Exactly the options of Format are meaningful; all hold their
 	// defaults when not written.
 	JSON    JSONOptions

@@ -416,6 +416,16 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	if d.OnMalformed.Value == "fail" {
 		fs.OnMalformed = FailOnMalformed
 	}
+	fs.AllowOverwrites = d.AllowOverwrites.Set() && d.AllowOverwrites.Value
+	fs.IgnoreCorruptFiles = d.IgnoreCorruptFiles.Set() && d.IgnoreCorruptFiles.Value
+	fs.IgnoreMissingFiles = d.IgnoreMissingFiles.Set() && d.IgnoreMissingFiles.Value
+	if a := d.MinFileAge; a.Set() {
+		age, err := time.ParseDuration(a.Value)
+		if err != nil || age < 0 {
+			r.errorf(a.Pos, "", "write a Go duration such as 30s or 5m", "min_file_age %q is not a duration", a.Value)
+		}
+		fs.MinFileAge = age
+	}
 	if s := d.MaxBytesPerTrigger; s.Set() {
 		m := sizeRE.FindStringSubmatch(s.Value)
 		n, ok := int64(0), m != nil

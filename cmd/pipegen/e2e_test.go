@@ -10,6 +10,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -699,9 +700,41 @@ func TestTwoUpdatesTogether(t *testing.T) {
 		if d := diffWarehouses(ref.states[0], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
 			t.Fatalf("the warehouse differs from a single update:\n%s", d)
 		}
-		logs, _ := os.ReadDir(filepath.Join(p.dir, "wh", "_pipelines", "retail_batches", "event_log"))
-		if len(logs) != 1 {
-			t.Errorf("%d event logs, want 1: the refused update must not start one", len(logs))
+		// The refused update has an event file of its own: its
+		// create_update and update_progress CANCELED, reason LOCKED, with
+		// the holder; the holder's file is whole and ends COMPLETED.
+		logs, _ := filepath.Glob(filepath.Join(p.dir, "wh", "_pipelines", "retail_batches", "event_log", "*.jsonl"))
+		if len(logs) != 2 {
+			t.Fatalf("%d event logs, want 2: the update that ran and the refused one", len(logs))
+		}
+		var refused, ran int
+		for _, l := range logs {
+			data, err := os.ReadFile(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last map[string]any
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if err := json.Unmarshal([]byte(line), &last); err != nil {
+					t.Fatalf("%s: %v", l, err)
+				}
+			}
+			up, _ := last["details"].(map[string]any)["update_progress"].(map[string]any)
+			switch {
+			case last["event_type"] == "update_progress" && up["state"] == "CANCELED" && up["reason"] == "LOCKED":
+				holder, _ := up["lock_holder"].(map[string]any)
+				if holder["pid"] != float64(first.Process.Pid) {
+					t.Errorf("refused update's lock holder %v, want pid %d", holder, first.Process.Pid)
+				}
+				refused++
+			case last["event_type"] == "update_progress" && up["state"] == "COMPLETED":
+				ran++
+			default:
+				t.Errorf("%s ends with %v", l, last)
+			}
+		}
+		if refused != 1 || ran != 1 {
+			t.Errorf("%d refused and %d completed updates in the event log, want 1 and 1", refused, ran)
 		}
 	})
 

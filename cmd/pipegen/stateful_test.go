@@ -471,3 +471,88 @@ func TestStatefulRandomKills(t *testing.T) {
 	ref := statefulReference(t, bin, steps)
 	killScenarios(t, bin, steps, ref, kills, uint64(time.Now().UnixNano()))
 }
+
+// TestStatefulStorageFaults damages the checkpoint of the stateful flows
+// between the first two updates of the crash scenario: what the table's
+// log can rebuild (the processed-file record, the batch marks) is rebuilt
+// and the second update leaves the tables of an uninterrupted run; lost
+// or damaged operator state stops the flow before it writes, naming the
+// flow and the full refresh, which then recomputes the table.
+func TestStatefulStorageFaults(t *testing.T) {
+	bin := buildProgram(t, statefulSpec)
+	steps := statefulSteps(t)
+	ref := statefulReference(t, bin, steps)
+	cp := func(elem ...string) string {
+		return filepath.Join(append([]string{"wh", "_pipelines", "stateful", "checkpoints"}, elem...)...)
+	}
+	for _, tc := range []struct {
+		name, path string
+		cut        bool
+		refuse     string // the table the refusal names; "" when the update goes on
+	}{
+		{name: "revenue_6h commits deleted", path: cp("revenue_6h", "commits")},
+		{name: "revenue_6h offsets deleted", path: cp("revenue_6h", "offsets")},
+		{name: "revenue_6h metadata.json deleted", path: cp("revenue_6h", "metadata.json")},
+		{name: "customer_weeks commits deleted", path: cp("customer_weeks", "commits")},
+		{name: "revenue_6h state deleted", path: cp("revenue_6h", "state"), refuse: "revenue_6h"},
+		{name: "revenue_6h checkpoint deleted", path: cp("revenue_6h"), refuse: "revenue_6h"},
+		{name: "distinct_orders state file cut", path: cp("distinct_orders", "state", "*.bin"), cut: true, refuse: "distinct_orders"},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			p := program{bin: bin, dir: t.TempDir()}
+			land(t, p.dir, steps[0].land)
+			p.mustRun(t)
+			path := filepath.Join(p.dir, tc.path)
+			if tc.cut {
+				m, _ := filepath.Glob(path)
+				if len(m) != 1 {
+					t.Fatalf("state files %v, want one", m)
+				}
+				data, err := os.ReadFile(m[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(m[0], data[:len(data)/2], 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if _, err := os.Stat(path); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.RemoveAll(path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			land(t, p.dir, steps[1].land)
+			r := p.run(t, nil)
+			if tc.refuse == "" {
+				if r.code != 0 {
+					t.Fatalf("update after the fault: exit %d\n%s", r.code, r.stderr)
+				}
+				if d := diffWarehouses(ref.states[1], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
+					t.Fatalf("tables after the fault differ from an uninterrupted run:\n%s", d)
+				}
+				t.Logf("FAULT %s: update 2 ok, tables equal the uninterrupted run", tc.name)
+				return
+			}
+			if r.code == 0 || !strings.Contains(r.stderr, "--full-refresh "+tc.refuse) {
+				t.Fatalf("update after the fault: exit %d, want a refusal naming --full-refresh %s\n%s", r.code, tc.refuse, r.stderr)
+			}
+			p.mustRun(t, "--full-refresh", tc.refuse)
+			if d := diffWarehouses(ref.states[1], warehouseRows(t, filepath.Join(p.dir, "wh"))); d != "" {
+				t.Fatalf("tables after --full-refresh %s differ from an uninterrupted run:\n%s", tc.refuse, d)
+			}
+			t.Logf("FAULT %s: refused (%s); after --full-refresh %s the tables equal the uninterrupted run", tc.name, firstLine(r.stderr, "--full-refresh"), tc.refuse)
+		})
+	}
+}
+
+// firstLine returns the first line of s that contains sub.
+func firstLine(s, sub string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	return ""
+}

@@ -200,6 +200,12 @@ type CommitInfo struct {
 	// with the inCommitTimestamp feature ("In-Commit Timestamps"), which
 	// readers use as the commit's timestamp.
 	InCommitTimestamp *int64 `json:"inCommitTimestamp,omitempty"`
+	// Progress is the writing application's record of what the commit
+	// read, beside its txn action (pipegen: a streaming flow's name, query
+	// id, micro-batch and ingested files), so that a lost checkpoint can
+	// be rebuilt from the log. The protocol lets commitInfo hold any
+	// field; other readers ignore this one.
+	Progress json.RawMessage `json:"pipegenProgress,omitempty"`
 }
 
 // UnmarshalJSON decodes a commitInfo tolerantly: a field whose JSON type

@@ -2,6 +2,7 @@ package delta
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -173,6 +174,8 @@ type WriteOptions struct {
 	// written by a commit that rewrites files of a table with the change
 	// data feed enabled.
 	Changes []CDC
+	// Progress goes to commitInfo.pipegenProgress (see CommitInfo).
+	Progress json.RawMessage
 }
 
 // Append commits adds to the table of snap (nil for a new table, with
@@ -277,7 +280,7 @@ func write(table string, snap *Snapshot, removes, adds []Add, opts WriteOptions,
 		}
 	}
 	blind := len(removes) == 0
-	info := &CommitInfo{Timestamp: now.UnixMilli(), Operation: op, OperationParameters: params, IsolationLevel: "Serializable", IsBlindAppend: &blind, EngineInfo: EngineInfo}
+	info := &CommitInfo{Timestamp: now.UnixMilli(), Operation: op, OperationParameters: params, IsolationLevel: "Serializable", IsBlindAppend: &blind, EngineInfo: EngineInfo, Progress: opts.Progress}
 	if snap != nil {
 		info.ReadVersion = &readVersion
 	}
