@@ -28,6 +28,8 @@ var commands = []func() *cli.Command{
 	buildCommand,
 	runCommand,
 	diffCommand,
+
+	inferCommand,
 	versionCommand,
 }
 
