@@ -28,6 +28,7 @@ var commands = []func() *cli.Command{
 	buildCommand,
 	runCommand,
 	diffCommand,
+	initCommand,
 
 	inferCommand,
 	versionCommand,
