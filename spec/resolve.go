@@ -272,7 +272,7 @@ func (r *resolver) addSource(d *SourceDecl) {
 			if d.Name.file != nil {
 				specPath = d.Name.file.Path
 			}
-			r.errorf(d.Name.Pos, "", fmt.Sprintf("infer it from sample files: pipegen infer --write %s --source %s %s (or declare the columns, e.g. schema: id STRING NOT NULL, amount DECIMAL(12,2))", specPath, s.Name, sample),
+			r.errorf(d.Name.Pos, "", fmt.Sprintf("write it from sample files with pipegen infer --write %s --source %s %s, or declare the columns, e.g. schema: id STRING NOT NULL, amount DECIMAL(12,2)", specPath, s.Name, sample),
 				"file source %q has no schema", s.Name)
 			rl.failed = true
 		}
