@@ -192,7 +192,7 @@ func Infer(paths []string, opts Options) (*Result, error) {
 			})
 		}
 		if err == nil {
-			t := root.typ(r)
+			t := root.structType(r)
 			res.Schema = t.Fields
 			res.Dropped = dropped(root, "")
 		}

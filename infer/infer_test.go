@@ -123,3 +123,29 @@ func TestSampleLimit(t *testing.T) {
 		t.Errorf("byte limit: got limited=%v records=%d", res.Limited, res.Records)
 	}
 }
+
+// TestRootNeverMap: the columns stay columns whatever the map threshold.
+func TestRootNeverMap(t *testing.T) {
+	if got, want := inferText(t, "a.json", `{"a":1,"b":2,"c":3}`+"\n", Options{MapThreshold: 1}), "a BIGINT, b BIGINT, c BIGINT"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestTableAndParquetSchemas: a Delta table folder gives its snapshot's
+// schema (dat's basic_partitioned, written by Spark: letter, number,
+// a_float), a Parquet file its footer's (flight_summary's Spark part
+// file: two optional strings and an optional INT64).
+func TestTableAndParquetSchemas(t *testing.T) {
+	for _, tc := range []struct{ path, format, want string }{
+		{"../runtime/delta/testdata/delta_tables/dat/basic_partitioned/delta", "delta", "letter STRING, number BIGINT, a_float DOUBLE"},
+		{"../cmd/pipegen/testdata/infer/flight_summary_parquet", "parquet", "DEST_COUNTRY_NAME STRING, ORIGIN_COUNTRY_NAME STRING, count BIGINT"},
+	} {
+		res, err := Infer([]string{tc.path}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Format != tc.format || res.Schema.String() != tc.want {
+			t.Errorf("%s: got %s %s, want %s %s", tc.path, res.Format, res.Schema, tc.format, tc.want)
+		}
+	}
+}

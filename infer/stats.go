@@ -198,6 +198,12 @@ func (o *object) typ(r typeRules) types.Type {
 		}
 		return types.MapOf(stringType, v.typ(r), true)
 	}
+	return o.structType(r)
+}
+
+// structType returns the STRUCT of the fields seen (the columns, for the
+// root object, which never becomes a MAP).
+func (o *object) structType(r typeRules) types.Type {
 	var fields []types.Field
 	seen := map[string]bool{}
 	for _, name := range o.names {

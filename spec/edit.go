@@ -13,7 +13,7 @@ import (
 type SourceSettings struct {
 	Found bool // the spec has a source of that name
 	// Format is files.format ("" when not given); Header and Delimiter are
-	// csv.header and csv.delimiter when given.
+	// files.csv.header and files.csv.delimiter when given.
 	Format    string
 	Header    *bool
 	Delimiter string
@@ -31,7 +31,7 @@ func SourceSettingsOf(data []byte, name string) (SourceSettings, error) {
 			st.Format = f.Value
 		}
 	}
-	if csv := mapValue(src, "csv"); csv != nil {
+	if csv := mapValue(mapValue(src, "files"), "csv"); csv != nil {
 		if h := mapValue(csv, "header"); h != nil {
 			var b bool
 			if h.Decode(&b) == nil {
