@@ -27,18 +27,25 @@ func TestInferSharedData(t *testing.T) {
 		files        []string // copied into the landing folder
 		records      int      // from the data set's SOURCE.md
 		columns      string   // the inferred schema, as the README of infer shows it
+		decimals     bool     // infer --decimals --timestamp-ntz
 	}{
-		{"github_events", "json", []string{src + "/github_events/2021-07-21-few-hours.json"}, 800, ""},
+		{"tricky_csv", "csv", []string{"testdata/infer/tricky_csv/values.csv"}, 4,
+			"id BIGINT,\nzip STRING,\nmixed STRING,\nbig DECIMAL(38,0),\nhuge STRING,\nprice DOUBLE,\nlocal_ts TIMESTAMP,\nzoned_ts TIMESTAMP,\nday DATE,\nflag BOOLEAN,\nnote STRING,\nshort_ts TIMESTAMP", false},
+		{"tricky_csv_decimals", "csv", []string{"testdata/infer/tricky_csv/values.csv"}, 4,
+			"id BIGINT,\nzip STRING,\nmixed STRING,\nbig DECIMAL(38,0),\nhuge STRING,\nprice DECIMAL(5,2),\nlocal_ts TIMESTAMP_NTZ,\nzoned_ts TIMESTAMP,\nday DATE,\nflag BOOLEAN,\nnote STRING,\nshort_ts TIMESTAMP_NTZ", true},
+		{"tricky_json", "json", []string{"testdata/infer/tricky_json/events.jsonl"}, 4, "", false},
+		{"tricky_json_decimals", "json", []string{"testdata/infer/tricky_json/events.jsonl"}, 4, "", true},
+		{"github_events", "json", []string{src + "/github_events/2021-07-21-few-hours.json"}, 800, "", false},
 		{"flight_summary_csv", "csv", glob(t, src+"/flight_summary/csv/*.csv"), 255 + 255 + 245 + 250 + 241 + 256,
-			"DEST_COUNTRY_NAME STRING,\nORIGIN_COUNTRY_NAME STRING,\ncount BIGINT"},
+			"DEST_COUNTRY_NAME STRING,\nORIGIN_COUNTRY_NAME STRING,\ncount BIGINT", false},
 		{"flight_summary_json", "json", glob(t, src+"/flight_summary/json/*.json"), 1502,
-			"ORIGIN_COUNTRY_NAME STRING,\nDEST_COUNTRY_NAME STRING,\ncount BIGINT"},
+			"ORIGIN_COUNTRY_NAME STRING,\nDEST_COUNTRY_NAME STRING,\ncount BIGINT", false},
 		{"flight_summary_parquet", "parquet", []string{"testdata/infer/flight_summary_parquet/2010-summary.gz.parquet"}, 255,
-			"DEST_COUNTRY_NAME STRING,\nORIGIN_COUNTRY_NAME STRING,\ncount BIGINT"},
-		{"online_retail", "csv", glob(t, src+"/online_retail/*.csv"), 14022, ""},
-		{"jaffle_customers", "csv", []string{src + "/jaffle_shop/raw_customers.csv"}, 100, "id BIGINT,\nfirst_name STRING,\nlast_name STRING"},
-		{"jaffle_orders", "csv", []string{src + "/jaffle_shop/raw_orders.csv"}, 99, "id BIGINT,\nuser_id BIGINT,\norder_date DATE,\nstatus STRING"},
-		{"jaffle_payments", "csv", []string{src + "/jaffle_shop/raw_payments.csv"}, 113, "id BIGINT,\norder_id BIGINT,\npayment_method STRING,\namount BIGINT"},
+			"DEST_COUNTRY_NAME STRING,\nORIGIN_COUNTRY_NAME STRING,\ncount BIGINT", false},
+		{"online_retail", "csv", glob(t, src+"/online_retail/*.csv"), 14022, "", false},
+		{"jaffle_customers", "csv", []string{src + "/jaffle_shop/raw_customers.csv"}, 100, "id BIGINT,\nfirst_name STRING,\nlast_name STRING", false},
+		{"jaffle_orders", "csv", []string{src + "/jaffle_shop/raw_orders.csv"}, 99, "id BIGINT,\nuser_id BIGINT,\norder_date DATE,\nstatus STRING", false},
+		{"jaffle_payments", "csv", []string{src + "/jaffle_shop/raw_payments.csv"}, 113, "id BIGINT,\norder_id BIGINT,\npayment_method STRING,\namount BIGINT", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -74,7 +81,8 @@ datasets:
 				t.Fatalf("validate without a schema: exit %d\n%s", code, stderr.String())
 			}
 			stderr.Reset()
-			if code := Infer(&stdout, &stderr, InferRequest{Paths: []string{landing}, Spec: specPath, Source: "raw", MapThreshold: 100}); code != exitOK {
+			if code := Infer(&stdout, &stderr, InferRequest{Paths: []string{landing}, Spec: specPath, Source: "raw",
+				MapThreshold: 100, Decimals: tc.decimals, TimestampNTZ: tc.decimals}); code != exitOK {
 				t.Fatalf("infer: exit %d\n%s", code, stderr.String())
 			}
 			text, _ := os.ReadFile(specPath)

@@ -62,7 +62,7 @@ func ClassifyText(b []byte) TextClass {
 		}
 		return c
 	}
-	if len(b) > 16 && isISODate(b[:10]) && (b[10] == 'T' || b[10] == ' ') && isDigit(b[11]) && isDigit(b[12]) && b[13] == ':' {
+	if len(b) >= 16 && isISODate(b[:10]) && (b[10] == 'T' || b[10] == ' ') && isDigit(b[11]) && isDigit(b[12]) && b[13] == ':' {
 		var p timeParser
 		if _, ok := p.parseTimestamp(b, false); ok {
 			c.Timestamp = true
