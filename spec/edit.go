@@ -70,9 +70,13 @@ func SetSourceSchema(data []byte, name, ddl, comment string) ([]byte, error) {
 		return nil, fmt.Errorf("line %d: source %q is empty", key.Line, name)
 	}
 	indent := src.Content[0].Column - 1
-	block := []string{strings.Repeat(" ", indent) + "# " + comment + "\n", strings.Repeat(" ", indent) + "schema: >-\n"}
+	eol := "\n"
+	if bytes.Contains(data, []byte("\r\n")) {
+		eol = "\r\n" // keep the file's line endings
+	}
+	block := []string{strings.Repeat(" ", indent) + "# " + comment + eol, strings.Repeat(" ", indent) + "schema: >-" + eol}
 	for _, l := range strings.Split(ddl, "\n") {
-		block = append(block, strings.Repeat(" ", indent+2)+l+"\n")
+		block = append(block, strings.Repeat(" ", indent+2)+l+eol)
 	}
 	var start, end int // lines [start, end) (0-based) are replaced
 	if k := mapKey(src, "schema"); k != nil {
@@ -89,7 +93,7 @@ func SetSourceSchema(data []byte, name, ddl, comment string) ([]byte, error) {
 		end = start
 	}
 	if start > 0 && !strings.HasSuffix(lines[start-1], "\n") {
-		lines[start-1] += "\n"
+		lines[start-1] += eol
 	}
 	var out bytes.Buffer
 	for _, l := range lines[:start] {

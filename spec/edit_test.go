@@ -70,3 +70,14 @@ datasets: {}
 		t.Error("no error for a flow-style source")
 	}
 }
+
+func TestSetSourceSchemaCRLF(t *testing.T) {
+	in := "pipeline: p\r\nsources:\r\n  raw:\r\n    files: {path: l, format: json}\r\n"
+	out, err := SetSourceSchema([]byte(in), "raw", "a INT", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := in + "    # c\r\n    schema: >-\r\n      a INT\r\n"; string(out) != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
