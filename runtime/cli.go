@@ -181,6 +181,11 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 			},
 		},
 	}
+	// No command has a "help" (alias "h") subcommand: "show h" shows the
+	// table h; --help prints a command's help.
+	for _, c := range app.Commands {
+		c.HideHelpCommand = true
+	}
 	err := app.Run(PermuteFlags(app, args))
 	if err == nil {
 		return 0

@@ -94,6 +94,12 @@ func (l *loader) parseFile(path string, library bool) *File {
 		if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
+			// yaml.v3 reports a parser error ("did not find expected ...") at
+			// the 0-based line of the offending token (its scanner errors are
+			// 1-based); a token on the first line gets no line at all.
+			if strings.HasPrefix(msg, "did not find expected") {
+				line++
+			}
 		}
 		col, hint := yamlErrHint(src, line, msg)
 		l.errorf(Pos{File: path, Line: line, Col: col}, "YAML", hint, "invalid YAML: %s", msg)
@@ -508,7 +514,13 @@ func yamlErrHint(src []byte, line int, msg string) (int, string) {
 		}
 		return col, `a plain value cannot contain ": ": quote the value ("...") or write it as a block scalar (key: |, then the text on the next lines)`
 	case strings.Contains(msg, "did not find expected ',' or '}'"):
-		return 1, `a value inside {...} ends at the first "," or "}": quote it, e.g. {name: min, expr: "n >= ${min}"}`
+		col := 1
+		if i := strings.Index(text, "${"); i >= 0 {
+			col = i + 2 // the '{' the flow mapping cannot take
+		}
+		return col, `a value inside {...} ends at the first "," or "}": quote it, e.g. {name: min, expr: "n >= ${min}"}`
+	case strings.HasPrefix(msg, "did not find expected"):
+		return len(text) - len(strings.TrimLeft(text, " \t")) + 1, ""
 	}
 	return 1, ""
 }

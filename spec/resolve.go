@@ -267,7 +267,19 @@ func (r *resolver) addSource(d *SourceDecl) {
 			s.RescuedDataColumn = d.RescuedDataColumn.Value
 		}
 		if !d.Schema.Set() {
-			r.errorf(d.Name.Pos, "", "declare the columns, e.g. schema: id STRING NOT NULL, amount DECIMAL(12,2)", "file source %q has no schema", s.Name)
+			sample := "SAMPLE_FILES"
+			if s.Files != nil && s.Files.Path.IsLiteral() && s.Files.Path.String() != "" {
+				sample = s.Files.Path.String()
+				if !filepath.IsAbs(sample) && d.Name.file != nil {
+					sample = filepath.Join(filepath.Dir(d.Name.file.Path), sample)
+				}
+			}
+			specPath := "SPEC"
+			if d.Name.file != nil {
+				specPath = d.Name.file.Path
+			}
+			r.errorf(d.Name.Pos, "", fmt.Sprintf("write it from sample files with pipegen infer --write %s --source %s %s, or declare the columns, e.g. schema: id STRING NOT NULL, amount DECIMAL(12,2)", specPath, s.Name, sample),
+				"file source %q has no schema", s.Name)
 			rl.failed = true
 		}
 	}

@@ -28,6 +28,9 @@ var commands = []func() *cli.Command{
 	buildCommand,
 	runCommand,
 	diffCommand,
+	initCommand,
+
+	inferCommand,
 	versionCommand,
 }
 
@@ -64,6 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		cmd := c()
+		cmd.HideHelpCommand = true // "explain spec.yaml h" explains dataset h; --help prints help
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
 		app.Commands = append(app.Commands, cmd)
 	}

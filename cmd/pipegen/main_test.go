@@ -79,6 +79,12 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"pipegen", "graph", "a.yaml", "--format", "png"}, exitUsage},
 		{[]string{"pipegen", "explain"}, exitUsage},
 		{[]string{"pipegen", "--help"}, exitOK},
+		{[]string{"pipegen", "init"}, exitUsage},
+		{[]string{"pipegen", "init", "--template", "nosuch", "x"}, exitUsage},
+		{[]string{"pipegen", "infer"}, exitUsage},
+		{[]string{"pipegen", "infer", "--format", "xml", "x"}, exitUsage},
+		{[]string{"pipegen", "infer", "--source", "raw", "x"}, exitUsage},
+		{[]string{"pipegen", "infer", "does-not-exist"}, exitDiagnostics},
 	} {
 		var stdout, stderr bytes.Buffer
 		if got := run(tc.args, nil, &stdout, &stderr); got != tc.code {
