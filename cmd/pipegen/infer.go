@@ -9,7 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pipegen/pipegen/infer"
+	"github.com/pipegen/pipegen/spec/infer"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/spec"
 )
