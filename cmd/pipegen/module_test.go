@@ -2,9 +2,9 @@ package main
 
 import (
 	"bytes"
-	"strings"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
