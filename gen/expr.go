@@ -190,8 +190,9 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 	case *sql.Like:
 		return c.like(b, e)
 	case *sql.IsNull:
+		before := len(b.stmts)
 		x := c.compile(b, e.X)
-		if x.ok != nil && isSimple(x.v) && len(b.stmts) > 0 {
+		if isSimple(x.v) && (x.ok != nil && len(b.stmts) > 0 || len(b.stmts) > before) {
 			// The value may be a local computed only for its validity.
 			b.add(jen.Id("_").Op("=").Add(x.v.Clone()))
 		}

@@ -215,6 +215,9 @@ func mentions(stmts []jen.Code, id string) bool {
 	return regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b`).Match(buf.Bytes())
 }
 
+// goIdent matches a Go identifier: a local of the generated code.
+var goIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // values produces the rows of an inline table.
 func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
 	for _, row := range p.Rows {
@@ -223,6 +226,17 @@ func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
 		cols := make([]val, len(row))
 		for i, e := range row {
 			cols[i] = rb.bind(ec.compile(rb, e))
+			// A column the query does not read is still evaluated (it
+			// may fail, as in Spark): keep Go from rejecting its unused
+			// locals.
+			for _, x := range []*jen.Statement{cols[i].v, cols[i].ok} {
+				if x == nil {
+					continue
+				}
+				if s := fmt.Sprintf("%#v", x); goIdent.MatchString(s) && s != "nil" {
+					rb.add(jen.Id("_").Op("=").Add(x.Clone()))
+				}
+			}
 		}
 		consume(rb, cols)
 		b.add(jen.Block(rb.stmts...))
