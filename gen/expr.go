@@ -234,7 +234,7 @@ func andOK(a, b *jen.Statement) *jen.Statement {
 	case b == nil:
 		return a.Clone()
 	}
-	return a.Clone().Op("&&").Add(b)
+	return jen.Parens(a.Clone().Op("&&").Add(b))
 }
 
 // cond compiles a boolean expression to a Go condition that is true when
@@ -361,7 +361,7 @@ func okCond(ok *jen.Statement, cond jen.Code) *jen.Statement {
 	if ok == nil {
 		return jen.Add(cond)
 	}
-	return ok.Clone().Op("&&").Add(cond)
+	return jen.Parens(ok.Clone().Op("&&").Add(cond))
 }
 
 func overflowErr(t types.Type, pos int) jen.Code {
