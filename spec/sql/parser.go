@@ -1895,7 +1895,7 @@ func (p *parser) parseTypedLiteral(kw token) astExpr {
 		p.errorAt(s.pos, s.end, "INVALID_TYPED_LITERAL", "use CAST to convert a parameter", "typed literals cannot contain parameters")
 		return &badExpr{pos: kw.pos, end: s.end}
 	}
-	lit := &litExpr{text: p.text[kw.pos:s.end], pos: kw.pos, end: s.end}
+	lit := &litExpr{text: p.text[kw.pos:s.end], str: s.val, pos: kw.pos, end: s.end}
 	ok := true
 	switch k := upper(kw); k {
 	case "DATE":
