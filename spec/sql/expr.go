@@ -867,6 +867,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	if failed {
 		return bad
 	}
+	if fn.Name == "lpad" || fn.Name == "rpad" {
+		args = c.padArgs(args, e.args)
+	}
 	res := c.applyFunc(fn, args, e.args, e.name.pos, e.end, e)
 	if isBad(res) || !agg {
 		return res
@@ -874,6 +877,23 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	call := res.(*Call)
 	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos}
 	return &aggRef{call: ac, name: autoName(e), end: e.end}
+}
+
+// padArgs applies Spark's rule for lpad and rpad: they pad bytes only
+// when the input and the pad (when given) are both BINARY; otherwise a
+// BINARY argument is read as a STRING.
+func (c *checker) padArgs(args []Expr, asts []astExpr) []Expr {
+	isBin := func(i int) bool { return i < len(args) && args[i].ResultType().Kind == types.BinaryKind }
+	if len(args) < 2 || isBin(0) == (len(args) < 3 || isBin(2)) {
+		return args
+	}
+	out := append([]Expr(nil), args...)
+	for _, i := range []int{0, 2} {
+		if isBin(i) {
+			out[i] = c.castTo(args[i], types.StringType, asts[i])
+		}
+	}
+	return out
 }
 
 // applyFunc checks the arguments of fn against its signature, inserts
