@@ -467,6 +467,9 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	if name == "" {
 		panic(fmt.Sprintf("gen: binary operator %d not supported", e.Op))
 	}
+	if t.Kind == types.IntervalKind && (e.Op == sql.Mul || e.Op == sql.Div) {
+		return c.intervalByNumber(b, e, name, l, r)
+	}
 	switch {
 	case t.IsFloating() && (e.Op == sql.Add || e.Op == sql.Sub || e.Op == sql.Mul):
 		op := map[sql.BinaryOp]string{sql.Add: "+", sql.Sub: "-", sql.Mul: "*"}[e.Op]
@@ -486,6 +489,38 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(t.String()), l.v.Clone(), r.v.Clone()))))
 	return val{v: jen.Id(res), ok: ok, t: t}
+}
+
+// intervalByNumber compiles interval * number and interval / number (the
+// checker puts the interval first): sqlfn.MulIntervalInt and its kin,
+// failing the row on overflow or a zero divisor.
+func (c *exprCompiler) intervalByNumber(b *block, e *sql.Binary, name string, l, r val) val {
+	args := []jen.Code{l.v.Clone()}
+	switch {
+	case r.t.Kind == types.DecimalKind:
+		name += "IntervalDecimal"
+		args = append(args, r.v.Clone(), jen.Lit(r.t.Scale))
+	case r.t.IsFloating():
+		name += "IntervalDouble"
+		args = append(args, jen.Float64().Call(r.v.Clone()))
+	default:
+		name += "IntervalInt"
+		args = append(args, jen.Int64().Call(r.v.Clone()))
+	}
+	ok := okAnd(l, r)
+	res, good := b.fn.tmp("v"), b.fn.tmp("good")
+	b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(args...))
+	if e.Try {
+		return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: e.Type}
+	}
+	op := map[sql.BinaryOp]string{sql.Mul: "Mul", sql.Div: "Div"}[e.Op]
+	rv := r.v.Clone()
+	if r.t.Kind == types.DecimalKind {
+		rv = formatValue(r.t, r.v)
+	}
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(
+		jen.Lit(op), jen.Lit(e.Type.String()), l.v.Clone(), rv))))
+	return val{v: jen.Id(res), ok: ok, t: e.Type}
 }
 
 func kindSuffix(t types.Type) string {
