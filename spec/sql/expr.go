@@ -861,7 +861,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	}
 	var filter Expr
 	if e.filter != nil {
-		filter = c.boolean(e.filter, argCtx, "the FILTER condition")
+		fctx := *argCtx
+		fctx.clause = filterClause
+		filter = c.boolean(e.filter, &fctx, filterClause)
 		failed = failed || isBad(filter)
 	}
 	if failed {
@@ -895,6 +897,9 @@ func (c *checker) padArgs(args []Expr, asts []astExpr) []Expr {
 	}
 	return out
 }
+
+// filterClause names an aggregate's FILTER (WHERE ...) in messages.
+const filterClause = "the FILTER condition"
 
 // applyFunc checks the arguments of fn against its signature, inserts
 // their implicit casts and builds the node of fn's Form. e, when not nil,
