@@ -470,6 +470,18 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	if t.Kind == types.IntervalKind && (e.Op == sql.Mul || e.Op == sql.Div) {
 		return c.intervalByNumber(b, e, name, l, r)
 	}
+	if e.Op == sql.IntDiv && l.t.Kind == types.DecimalKind {
+		// DECIMAL div DECIMAL is a BIGINT, truncated toward zero.
+		res, good := b.fn.tmp("v"), b.fn.tmp("good")
+		b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "DecimalIntDiv").Call(
+			l.v.Clone(), jen.Lit(l.t.Scale), r.v.Clone(), jen.Lit(r.t.Scale)))
+		if e.Try {
+			return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: t}
+		}
+		b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(
+			jen.Lit(name), jen.Lit(t.String()), formatValue(l.t, l.v), formatValue(r.t, r.v)))))
+		return val{v: jen.Id(res), ok: ok, t: t}
+	}
 	switch {
 	case t.IsFloating() && (e.Op == sql.Add || e.Op == sql.Sub || e.Op == sql.Mul):
 		op := map[sql.BinaryOp]string{sql.Add: "+", sql.Sub: "-", sql.Mul: "*"}[e.Op]
