@@ -259,7 +259,9 @@ func (c *exprCompiler) zero(t types.Type) *jen.Statement {
 		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind:
 		return c.reg.baseType(t).Call(jen.Lit(0))
 	case types.BinaryKind, types.ArrayKind, types.MapKind:
-		return jen.Nil()
+		// A typed nil: an untyped one cannot be ranged over, passed to
+		// len or to a generic helper.
+		return jen.Parens(c.reg.baseType(t)).Call(jen.Nil())
 	}
 	return c.reg.baseType(t).Values()
 }
