@@ -872,6 +872,13 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	if fn.Name == "lpad" || fn.Name == "rpad" {
 		args = c.padArgs(args, e.args)
 	}
+	if (fn.Name == "to_timestamp" || fn.Name == "try_to_timestamp") && len(args) == 1 && args[0].ResultType().IsNumeric() {
+		// Without a pattern a number is seconds since the epoch: Spark's
+		// ParseToTimestamp is then CAST(x AS TIMESTAMP)
+		// (try_datetime_functions.sql.out: try_to_timestamp(1)).
+		try := fn.Name == "try_to_timestamp"
+		return &Cast{X: args[0], Type: types.TimestampType, Try: try, Nullable: try || args[0].IsNullable(), Pos: e.name.pos}
+	}
 	res := c.applyFunc(fn, args, e.args, e.name.pos, e.end, e)
 	if isBad(res) || !agg {
 		return res
