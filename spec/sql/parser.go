@@ -706,8 +706,10 @@ func (p *parser) parseGroupBy() *groupBy {
 	g := &groupBy{pos: p.advance().pos}
 	p.expect("BY")
 	if p.peek().is("ALL") && !p.peekAt(1).isOp("(") && !p.peekAt(1).isOp(".") {
-		p.advance()
+		t := p.advance()
 		g.all = true
+		// A column named all takes precedence (the checker decides).
+		g.exprs = []astExpr{&nameExpr{parts: []ident{{name: t.val, pos: t.pos, end: t.end}}}}
 		return g
 	}
 	// Every item contributes a list of grouping sets; the clause's sets are
