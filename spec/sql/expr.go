@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -880,6 +881,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return &Cast{X: args[0], Type: types.TimestampType, Try: try, Nullable: try || args[0].IsNullable(), Pos: e.name.pos}
 	}
 	res := c.applyFunc(fn, args, e.args, e.name.pos, e.end, e)
+	if !isBad(res) && datetimePatternArg[fn.Name] && len(args) > 1 && !c.datetimePattern(args[1], e.args[1]) {
+		return bad
+	}
 	if isBad(res) || !agg {
 		return res
 	}
@@ -903,6 +907,40 @@ func (c *checker) padArgs(args []Expr, asts []astExpr) []Expr {
 		}
 	}
 	return out
+}
+
+// datetimePatternArg names the functions whose second argument is a
+// datetime pattern.
+var datetimePatternArg = map[string]bool{
+	"date_format": true, "to_date": true, "to_timestamp": true, "try_to_timestamp": true,
+	"unix_timestamp": true, "from_unixtime": true,
+}
+
+// datetimePattern rejects a constant datetime pattern Spark refuses (a
+// letter it does not know or no longer supports, such as the week-based
+// Y, w, u): the program would fail or write an empty string at run time. It reports
+// whether the pattern is acceptable (patterns computed per row are
+// checked when they are used).
+func (c *checker) datetimePattern(x Expr, at astExpr) bool {
+	l, ok := x.(*Literal)
+	if !ok {
+		return true
+	}
+	s, ok := l.Value.(string)
+	if !ok {
+		return true
+	}
+	err := sqlfn.CompileDatetimePattern(s)
+	if err == nil {
+		return true
+	}
+	code := "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"
+	if strings.ContainsAny(s, "YwuecW") {
+		code = "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN"
+	}
+	c.errorAt(at, code, "write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3)",
+		"invalid datetime pattern: %v", err)
+	return false
 }
 
 // filterClause names an aggregate's FILTER (WHERE ...) in messages.
