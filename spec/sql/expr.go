@@ -873,6 +873,17 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	if fn.Name == "lpad" || fn.Name == "rpad" {
 		args = c.padArgs(args, e.args)
 	}
+	if (fn.Name == "date_add" || fn.Name == "date_sub") && len(args) == 2 {
+		// Spark's DateAdd takes INT, SMALLINT or TINYINT days (a STRING
+		// is cast); BIGINT, DECIMAL and DOUBLE are refused (date.sql.out).
+		switch k := args[1].ResultType().Kind; k {
+		case types.ByteKind, types.ShortKind, types.IntKind, types.StringKind, types.VoidKind:
+		default:
+			c.errorAt(e.args[1], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "cast it: CAST(x AS INT)",
+				"argument 2 of %s must be INT, SMALLINT or TINYINT, not %s", fn.Name, args[1].ResultType())
+			return bad
+		}
+	}
 	if (fn.Name == "to_timestamp" || fn.Name == "try_to_timestamp") && len(args) == 1 && args[0].ResultType().IsNumeric() {
 		// Without a pattern a number is seconds since the epoch: Spark's
 		// ParseToTimestamp is then CAST(x AS TIMESTAMP)
