@@ -28,6 +28,7 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT * FROM t1 JOIN t2 USING (zz)", `32-34 UNRESOLVED_USING_COLUMN_FOR_JOIN USING column "zz" does not exist on the left side of the join`},
 		{"SELECT * FROM t1 JOIN raw_orders USING (id)", `40-42 UNRESOLVED_USING_COLUMN_FOR_JOIN USING column "id" does not exist on the right side of the join`},
 		{"SELECT a FROM (SELECT 1 AS a, 2 AS b) s(x)", `40-41 ASSIGNMENT_ARITY_MISMATCH "s" has 2 columns but 1 names are given`},
+		{"SELECT json_array_length(i) FROM nums", `25-26 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 1 of json_array_length must be STRING, not INT (cast it: CAST(x AS STRING))`},
 		// date_add's days are INT, SMALLINT or TINYINT (date.sql.out).
 		{"SELECT date_add(dt, 1L) FROM nums", `20-22 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_add must be INT, SMALLINT or TINYINT, not BIGINT (cast it: CAST(x AS INT))`},
 		{"SELECT date_sub(dt, 1.0) FROM nums", `20-23 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_sub must be INT, SMALLINT or TINYINT, not DECIMAL(2,1) (cast it: CAST(x AS INT))`},

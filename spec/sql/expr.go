@@ -873,6 +873,13 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	if fn.Name == "lpad" || fn.Name == "rpad" {
 		args = c.padArgs(args, e.args)
 	}
+	if noImplicitString[fn.Name] && len(args) == 1 {
+		if k := args[0].ResultType().Kind; k != types.StringKind && k != types.VoidKind {
+			c.errorAt(e.args[0], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "cast it: CAST(x AS STRING)",
+				"argument 1 of %s must be STRING, not %s", fn.Name, args[0].ResultType())
+			return bad
+		}
+	}
 	if (fn.Name == "date_add" || fn.Name == "date_sub") && len(args) == 2 {
 		// Spark's DateAdd takes INT, SMALLINT or TINYINT days (a STRING
 		// is cast); BIGINT, DECIMAL and DOUBLE are refused (date.sql.out).
@@ -919,6 +926,11 @@ func (c *checker) padArgs(args []Expr, asts []astExpr) []Expr {
 	}
 	return out
 }
+
+// noImplicitString names the functions whose STRING argument is not cast
+// implicitly (Spark's ExpectsInputTypes without ImplicitCastInputTypes:
+// json-functions.sql.out, json_array_length(2) is DATATYPE_MISMATCH).
+var noImplicitString = map[string]bool{"json_array_length": true, "json_object_keys": true}
 
 // datetimePatternArg names the functions whose second argument is a
 // datetime pattern.
