@@ -190,8 +190,9 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 	case *sql.Like:
 		return c.like(b, e)
 	case *sql.IsNull:
+		before := len(b.stmts)
 		x := c.compile(b, e.X)
-		if x.ok != nil && isSimple(x.v) && len(b.stmts) > 0 {
+		if isSimple(x.v) && (x.ok != nil && len(b.stmts) > 0 || len(b.stmts) > before) {
 			// The value may be a local computed only for its validity.
 			b.add(jen.Id("_").Op("=").Add(x.v.Clone()))
 		}
@@ -233,7 +234,7 @@ func andOK(a, b *jen.Statement) *jen.Statement {
 	case b == nil:
 		return a.Clone()
 	}
-	return a.Clone().Op("&&").Add(b)
+	return jen.Parens(a.Clone().Op("&&").Add(b))
 }
 
 // cond compiles a boolean expression to a Go condition that is true when
@@ -258,7 +259,9 @@ func (c *exprCompiler) zero(t types.Type) *jen.Statement {
 		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind:
 		return c.reg.baseType(t).Call(jen.Lit(0))
 	case types.BinaryKind, types.ArrayKind, types.MapKind:
-		return jen.Nil()
+		// A typed nil: an untyped one cannot be ranged over, passed to
+		// len or to a generic helper.
+		return jen.Parens(c.reg.baseType(t)).Call(jen.Nil())
 	}
 	return c.reg.baseType(t).Values()
 }
@@ -360,7 +363,7 @@ func okCond(ok *jen.Statement, cond jen.Code) *jen.Statement {
 	if ok == nil {
 		return jen.Add(cond)
 	}
-	return ok.Clone().Op("&&").Add(cond)
+	return jen.Parens(ok.Clone().Op("&&").Add(cond))
 }
 
 func overflowErr(t types.Type, pos int) jen.Code {
@@ -466,6 +469,21 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	if name == "" {
 		panic(fmt.Sprintf("gen: binary operator %d not supported", e.Op))
 	}
+	if t.Kind == types.IntervalKind && (e.Op == sql.Mul || e.Op == sql.Div) {
+		return c.intervalByNumber(b, e, name, l, r)
+	}
+	if e.Op == sql.IntDiv && l.t.Kind == types.DecimalKind {
+		// DECIMAL div DECIMAL is a BIGINT, truncated toward zero.
+		res, good := b.fn.tmp("v"), b.fn.tmp("good")
+		b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "DecimalIntDiv").Call(
+			l.v.Clone(), jen.Lit(l.t.Scale), r.v.Clone(), jen.Lit(r.t.Scale)))
+		if e.Try {
+			return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: t}
+		}
+		b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(
+			jen.Lit(name), jen.Lit(t.String()), formatValue(l.t, l.v), formatValue(r.t, r.v)))))
+		return val{v: jen.Id(res), ok: ok, t: t}
+	}
 	switch {
 	case t.IsFloating() && (e.Op == sql.Add || e.Op == sql.Sub || e.Op == sql.Mul):
 		op := map[sql.BinaryOp]string{sql.Add: "+", sql.Sub: "-", sql.Mul: "*"}[e.Op]
@@ -485,6 +503,38 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(jen.Lit(name), jen.Lit(t.String()), l.v.Clone(), r.v.Clone()))))
 	return val{v: jen.Id(res), ok: ok, t: t}
+}
+
+// intervalByNumber compiles interval * number and interval / number (the
+// checker puts the interval first): sqlfn.MulIntervalInt and its kin,
+// failing the row on overflow or a zero divisor.
+func (c *exprCompiler) intervalByNumber(b *block, e *sql.Binary, name string, l, r val) val {
+	args := []jen.Code{l.v.Clone()}
+	switch {
+	case r.t.Kind == types.DecimalKind:
+		name += "IntervalDecimal"
+		args = append(args, r.v.Clone(), jen.Lit(r.t.Scale))
+	case r.t.IsFloating():
+		name += "IntervalDouble"
+		args = append(args, jen.Float64().Call(r.v.Clone()))
+	default:
+		name += "IntervalInt"
+		args = append(args, jen.Int64().Call(r.v.Clone()))
+	}
+	ok := okAnd(l, r)
+	res, good := b.fn.tmp("v"), b.fn.tmp("good")
+	b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, name).Call(args...))
+	if e.Try {
+		return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: e.Type}
+	}
+	op := map[sql.BinaryOp]string{sql.Mul: "Mul", sql.Div: "Div"}[e.Op]
+	rv := r.v.Clone()
+	if r.t.Kind == types.DecimalKind {
+		rv = formatValue(r.t, r.v)
+	}
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(
+		jen.Lit(op), jen.Lit(e.Type.String()), l.v.Clone(), rv))))
+	return val{v: jen.Id(res), ok: ok, t: e.Type}
 }
 
 func kindSuffix(t types.Type) string {

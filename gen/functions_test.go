@@ -52,6 +52,8 @@ var specialCalls = map[string][]string{
 	"sha2":                  {"sha2(s, 256)", "sha2(bin, 512)"},
 	"md5":                   {"md5(s)", "md5(bin)"},
 	"length":                {"length(s)", "length(bin)"},
+	"lpad":                  {"lpad(s, 5)", "lpad(s, 5, 'xy')", "lpad(bin, 5)", "lpad(bin, 5, bin)", "lpad(bin, 5, 'x')"},
+	"rpad":                  {"rpad(s, 5)", "rpad(bin, 5)", "rpad(bin, 5, bin)", "rpad(s, 5, bin)"},
 	"make_timestamp":        {"make_timestamp(2024, 1, 2, 3, 4, 5.5)", "make_timestamp(2024, 1, 2, 3, 4, d, 'UTC')"},
 	"format_string":         {"format_string('%s %d %.2f %s', s, i, d, dec)"},
 	"log":                   {"log(10, d)", "log(d)"},

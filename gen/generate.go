@@ -41,11 +41,11 @@ type Options struct {
 func Generate(p *spec.Pipeline, opts Options) (files map[string][]byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			ue, ok := r.(*UnsupportedError)
-			if !ok {
-				panic(r)
+			ue := asUnsupported(r)
+			if ue.Where == "" {
+				ue.Where = "pipeline " + p.Name
 			}
-			err = ue
+			files, err = nil, ue
 		}
 	}()
 	g := newGenerator(p, opts)
@@ -616,10 +616,11 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				if ue, ok := r.(*UnsupportedError); ok && ue.Where == "" {
+				ue := asUnsupported(r)
+				if ue.Where == "" {
 					ue.Where, ue.Flow = "flow "+fl.Name, fl.Name
 				}
-				panic(r)
+				panic(ue)
 			}
 		}()
 		pc.produce(b, fl.Plan, concurrent, func(b *block, cols []val) {

@@ -110,6 +110,7 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 			out := make([]val, len(p.Exprs))
 			for i, e := range p.Exprs {
 				out[i] = b.bind(ec.compile(b, e))
+				markUsed(b, out[i]) // the consumer may not read it
 			}
 			consume(b, out)
 		})
@@ -215,6 +216,23 @@ func mentions(stmts []jen.Code, id string) bool {
 	return regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b`).Match(buf.Bytes())
 }
 
+// goIdent matches a Go identifier: a local of the generated code.
+var goIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// markUsed keeps Go from rejecting the locals holding x when the consumer
+// does not read them (a column the query drops, the hidden columns of a
+// USING join): `_ = v`.
+func markUsed(b *block, x val) {
+	for _, s := range []*jen.Statement{x.v, x.ok} {
+		if s == nil {
+			continue
+		}
+		if str := fmt.Sprintf("%#v", s); goIdent.MatchString(str) && str != "nil" && str != "true" && str != "false" {
+			b.add(jen.Id("_").Op("=").Add(s.Clone()))
+		}
+	}
+}
+
 // values produces the rows of an inline table.
 func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
 	for _, row := range p.Rows {
@@ -222,7 +240,10 @@ func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
 		ec := pc.exprs(nil)
 		cols := make([]val, len(row))
 		for i, e := range row {
+			// A column the query does not read is still evaluated (it
+			// may fail, as in Spark).
 			cols[i] = rb.bind(ec.compile(rb, e))
+			markUsed(rb, cols[i])
 		}
 		consume(rb, cols)
 		b.add(jen.Block(rb.stmts...))
@@ -233,21 +254,33 @@ func (pc *planCompiler) values(b *block, p *sql.Values, consume consumer) {
 // a hash key or to keep rows of a join's build side, a sort or a DISTINCT.
 // FLOAT and DOUBLE values are held as their normalized bits
 // (sqlfn.FloatKey), so that as keys NaN equals NaN and -0.0 equals 0.0, as
-// Spark's grouping, DISTINCT and join keys treat them.
+// Spark's grouping, DISTINCT and join keys treat them. A field that may be
+// NULL where the type is declared has a validity flag F<i>OK beside it.
+// The type is declared from the input's first code path, which may know a
+// column is valid where a later path does not (the matched side of an
+// outer join, one VALUES row): such a field gains a flag F<i>Null when a
+// literal first holds a value that may be NULL; the literals written
+// before leave it false (not NULL).
 type tuple struct {
 	name  string
 	types []types.Type
-	// nullable[i] says whether field i has a validity flag.
+	// nullable[i] says whether field i has a flag; nullFlag[i] that the
+	// flag is F<i>Null (added later) rather than F<i>OK.
 	nullable []bool
+	nullFlag []bool
+	goTypes  []jen.Code
+	// decl is the emitted declaration, rewritten in place when a field
+	// gains its flag.
+	decl *jen.Statement
 }
 
 // declareTuple emits `type <name> struct{...}` for the given values.
 func (pc *planCompiler) declareTuple(b *block, prefix string, xs []val) *tuple {
-	t := &tuple{name: pc.fn.tmp(prefix)}
-	fields := make([]jen.Code, 0, 2*len(xs))
-	for i, x := range xs {
+	t := &tuple{name: pc.fn.tmp(prefix), decl: &jen.Statement{}}
+	for _, x := range xs {
 		t.types = append(t.types, x.t)
 		t.nullable = append(t.nullable, x.ok != nil)
+		t.nullFlag = append(t.nullFlag, false)
 		ft := pc.reg.baseType(x.t)
 		switch x.t.Kind {
 		case types.DoubleKind:
@@ -255,13 +288,31 @@ func (pc *planCompiler) declareTuple(b *block, prefix string, xs []val) *tuple {
 		case types.FloatKind:
 			ft = jen.Uint32()
 		}
-		fields = append(fields, jen.Id(fmt.Sprintf("F%d", i)).Add(ft))
-		if x.ok != nil {
-			fields = append(fields, jen.Id(fmt.Sprintf("F%dOK", i)).Bool())
+		t.goTypes = append(t.goTypes, ft)
+	}
+	t.render()
+	b.add(t.decl)
+	return t
+}
+
+// flag names field i's flag.
+func (t *tuple) flag(i int) string {
+	if t.nullFlag[i] {
+		return fmt.Sprintf("F%dNull", i)
+	}
+	return fmt.Sprintf("F%dOK", i)
+}
+
+// render (re)writes the tuple's declaration.
+func (t *tuple) render() {
+	fields := make([]jen.Code, 0, 2*len(t.types))
+	for i := range t.types {
+		fields = append(fields, jen.Id(fmt.Sprintf("F%d", i)).Add(t.goTypes[i]))
+		if t.nullable[i] {
+			fields = append(fields, jen.Id(t.flag(i)).Bool())
 		}
 	}
-	b.add(jen.Type().Id(t.name).Struct(fields...))
-	return t
+	*t.decl = *jen.Type().Id(t.name).Struct(fields...)
 }
 
 // literal returns a composite literal of the tuple holding xs.
@@ -283,16 +334,24 @@ func (t *tuple) literal(xs []val) *jen.Statement {
 		}
 		d[jen.Id(fmt.Sprintf("F%d", i))] = v
 		switch {
+		case t.nullable[i] && t.nullFlag[i] && x.ok != nil:
+			d[jen.Id(t.flag(i))] = jen.Op("!").Parens(x.ok.Clone())
+		case t.nullable[i] && t.nullFlag[i]:
 		case t.nullable[i] && x.ok == nil:
-			d[jen.Id(fmt.Sprintf("F%dOK", i))] = jen.True()
+			d[jen.Id(t.flag(i))] = jen.True()
 		case t.nullable[i]:
-			d[jen.Id(fmt.Sprintf("F%dOK", i))] = x.ok.Clone()
+			d[jen.Id(t.flag(i))] = x.ok.Clone()
+		case x.ok != nil:
+			t.nullable[i], t.nullFlag[i] = true, true
+			t.render()
+			d[jen.Id(t.flag(i))] = jen.Op("!").Parens(x.ok.Clone())
 		}
 	}
 	return jen.Id(t.name).Values(d)
 }
 
-// fields returns the values of a tuple held in the Go expression v.
+// fields returns the values of a tuple held in the Go expression v. Call
+// it once every literal of the tuple is written (the flags are known).
 func (t *tuple) fields(v jen.Code) []val {
 	out := make([]val, len(t.types))
 	for i := range t.types {
@@ -304,8 +363,11 @@ func (t *tuple) fields(v jen.Code) []val {
 			f = jen.Qual("math", "Float32frombits").Call(f)
 		}
 		out[i] = val{v: f, t: t.types[i]}
-		if t.nullable[i] {
-			out[i].ok = jen.Add(v).Dot(fmt.Sprintf("F%dOK", i))
+		switch {
+		case t.nullFlag[i]:
+			out[i].ok = jen.Op("!").Add(v).Dot(t.flag(i))
+		case t.nullable[i]:
+			out[i].ok = jen.Add(v).Dot(t.flag(i))
 		}
 	}
 	return out

@@ -13,10 +13,26 @@ type UnsupportedError struct {
 	Flow string
 	Pos  int
 	What string
+	// Internal, when set, is a failure of the generator itself (a bug, not
+	// a missing construct): the value it panicked with. Generate returns
+	// it as an error instead of crashing the caller.
+	Internal string
 }
 
 func (e *UnsupportedError) Error() string {
+	if e.Internal != "" {
+		return fmt.Sprintf("%s: the code generator failed on this query (%s); this is a pipegen bug, please report it", e.Where, e.Internal)
+	}
 	return fmt.Sprintf("%s: %s is not supported by the code generator yet", e.Where, e.What)
+}
+
+// asUnsupported turns a value recovered from a panic of the generator into
+// an *UnsupportedError (Internal when it is not one already).
+func asUnsupported(r any) *UnsupportedError {
+	if ue, ok := r.(*UnsupportedError); ok {
+		return ue
+	}
+	return &UnsupportedError{Internal: fmt.Sprint(r)}
 }
 
 // unsupported aborts compilation of the current query; Generate recovers it

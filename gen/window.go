@@ -59,7 +59,7 @@ func (pc *planCompiler) window(b *block, p *sql.Window, consume consumer) {
 		if cond == nil {
 			return jen.True()
 		}
-		return cond
+		return jen.Parens(cond)
 	}
 	pb := b.sub()
 	pb.add(jen.Id(part).Op(":=").Id(rows).Index(jen.Id(start), jen.Id(end)))
@@ -97,7 +97,7 @@ func (pc *planCompiler) samePartition(tt *tuple, rows, start, end string, nIn, n
 	for k := nIn; k < nIn+nP; k++ {
 		cond = cond.Op("&&").Add(pc.equalVals(a[k], c[k]))
 	}
-	return cond
+	return jen.Parens(cond)
 }
 
 // equalVals is the condition that two values of one type are equal, NULL

@@ -127,7 +127,9 @@ type sinkCloser interface {
 // invalid cast, division by zero) with the flow (and its target dataset
 // when it is not the dataset's own flow), the input being read and the
 // row, so the message says where to look. The cause usually names the
-// failing expression (sqlfn.InExpression).
+// failing expression (sqlfn.InExpression). row is nil when the query
+// reads no input row (SELECT without FROM, a VALUES list): the message
+// then has no row line.
 func (w *Worker) RowError(cause error, row any) error {
 	where := ""
 	if w.at != "" {
@@ -136,6 +138,9 @@ func (w *Worker) RowError(cause error, row any) error {
 	flow := "flow " + w.ctx.flow.Name
 	if t := w.ctx.flow.Target; t != nil && t.DatasetName() != w.ctx.flow.Name {
 		flow += " into dataset " + t.DatasetName()
+	}
+	if row == nil {
+		return fmt.Errorf("%s%s: %w", flow, where, cause)
 	}
 	return fmt.Errorf("%s%s: %w\n  row: %s", flow, where, cause, formatRow(row))
 }

@@ -366,6 +366,8 @@ func formatRow(row any) string {
 
 func writeValue(b *strings.Builder, v reflect.Value) {
 	switch v.Kind() {
+	case reflect.Invalid: // a nil interface
+		b.WriteString("NULL")
 	case reflect.Pointer:
 		if v.IsNil() {
 			b.WriteString("NULL")

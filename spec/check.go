@@ -209,6 +209,9 @@ func (r *resolver) checkTable(rl *rel) {
 				fn.failed = true
 			}
 		}
+		if !fn.failed {
+			r.storableColumns(rl, fn, out)
+		}
 		if fn.failed {
 			rl.failed = true
 			continue
@@ -227,6 +230,40 @@ func (r *resolver) checkTable(rl *rel) {
 	rl.checked = !rl.failed
 	r.expectations(rl)
 	r.partitionBy(rl)
+}
+
+// storableColumns rejects a flow whose output has a column a Delta table
+// cannot hold: the protocol has no interval type, and Spark refuses to
+// write one to Parquet (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE).
+func (r *resolver) storableColumns(rl *rel, fn *flowNode, out []Column) {
+	for _, c := range out {
+		if !hasInterval(c.Type) {
+			continue
+		}
+		r.errorf(fn.text.Pos, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+			"cast it to STRING, or store a number, e.g. unix_micros(b) - unix_micros(a) for the microseconds between two timestamps",
+			"column %q of %q is of type %s, which a Delta table cannot store", c.Name, rl.name, c.Type)
+		fn.failed = true
+	}
+}
+
+// hasInterval reports whether t is or holds an interval.
+func hasInterval(t types.Type) bool {
+	switch t.Kind {
+	case types.IntervalKind:
+		return true
+	case types.ArrayKind:
+		return hasInterval(*t.Elem)
+	case types.MapKind:
+		return hasInterval(*t.Key) || hasInterval(*t.Value)
+	case types.StructKind:
+		for _, f := range t.Fields {
+			if hasInterval(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mergeFlowColumns adds one flow's output to the table's schema: columns by

@@ -184,6 +184,10 @@ func unsupportedDiagnostic(p *spec.Pipeline, ue *gen.UnsupportedError) spec.Diag
 	d := spec.Diagnostic{Severity: spec.Error, Code: "UNSUPPORTED_FEATURE",
 		Message: fmt.Sprintf("%s: %s is not supported yet", ue.Where, ue.What),
 		Hint:    "rewrite the query without it, or compute it in another dataset; docs/sql.md lists what compiles"}
+	if ue.Internal != "" {
+		d.Code, d.Message = "INTERNAL_ERROR", ue.Error()
+		d.Hint = "rewrite the query, or compute part of it in another dataset"
+	}
 	for _, f := range p.Flows {
 		if f.Name == ue.Flow {
 			d.Pos = f.SQLPos(ue.Pos)

@@ -252,3 +252,23 @@ func RoundDecimal(d types.Decimal, dScale int, places int32, precision, scale in
 	}
 	return fitDecimal(d, dScale, precision, scale)
 }
+
+// DecimalIntDiv returns a DIV b for DECIMAL operands of the given scales:
+// the quotient truncated toward zero, as a BIGINT (Spark's IntegralDivide
+// of decimals). ok is false for a zero divisor or a quotient beyond BIGINT.
+func DecimalIntDiv(a types.Decimal, aScale int, b types.Decimal, bScale int) (int64, bool) {
+	if b.Sign() == 0 {
+		return 0, false
+	}
+	x, y := a.BigInt(), b.BigInt()
+	if aScale < bScale {
+		x.Mul(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(bScale-aScale)), nil))
+	} else if bScale < aScale {
+		y.Mul(y, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(aScale-bScale)), nil))
+	}
+	q := x.Quo(x, y)
+	if !q.IsInt64() {
+		return 0, false
+	}
+	return q.Int64(), true
+}

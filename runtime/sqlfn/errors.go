@@ -69,6 +69,9 @@ func ArithmeticError(op, typ string, l, r any) error {
 	expr := FormatValue(l) + " " + o.sym + " " + FormatValue(r)
 	isDiv := o.sym == "/" || o.sym == "div" || o.sym == "%"
 	switch {
+	case isDiv && isZero(r) && strings.HasPrefix(typ, "INTERVAL"):
+		return &Error{Class: "INTERVAL_DIVIDED_BY_ZERO", Message: "division by zero: " + expr,
+			Hint: "use try_divide to tolerate a zero divisor and return NULL instead"}
 	case isDiv && isZero(r):
 		return &Error{Class: "DIVIDE_BY_ZERO", Message: "division by zero: " + expr,
 			Hint: "use " + o.try + " to tolerate a zero divisor and return NULL instead"}

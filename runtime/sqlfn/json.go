@@ -313,8 +313,30 @@ func appendJSON(b []byte, v reflect.Value, t types.Type) []byte {
 	return appendJSONScalar(b, v.Interface(), t)
 }
 
-// jsonKeyText renders a map key as the string Spark writes for it.
+// jsonKeyText renders a map key as the string Spark writes for it. A
+// STRUCT key is written as its row's toString, [field1,field2] with NULL
+// as null (json-functions.sql.out: to_json(map(named_struct('a', 1, 'b',
+// 2), ...)) is {"[1,2]":...}).
 func jsonKeyText(k any, t types.Type) string {
+	if t.Kind == types.StructKind {
+		v := reflect.ValueOf(k)
+		b := []byte{'['}
+		for i, f := range t.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			fv := v.Field(i)
+			if isNullType(fv.Type()) {
+				if !fv.FieldByName("Valid").Bool() {
+					b = append(b, "null"...)
+					continue
+				}
+				fv = fv.FieldByName("V")
+			}
+			b = append(b, jsonKeyText(fv.Interface(), f.Type)...)
+		}
+		return string(append(b, ']'))
+	}
 	switch x := k.(type) {
 	case string:
 		return x

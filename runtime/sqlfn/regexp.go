@@ -1,6 +1,7 @@
 package sqlfn
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ func RegexpExtractAll(s, pattern string, idx ...int32) ([]string, bool) {
 		return nil, false
 	}
 	out := []string{}
-	for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range findAllJava(re, pattern, s) {
 		if m[2*g] < 0 {
 			out = append(out, "")
 			continue
@@ -75,7 +76,36 @@ func RegexpCount(s, pattern string) (int32, bool) {
 	if re == nil {
 		return 0, false
 	}
-	return int32(len(re.FindAllStringIndex(s, -1))), true
+	return int32(len(findAllJava(re, pattern, s))), true
+}
+
+// findAllJava returns the successive matches of re in s as Java's
+// Matcher.find (which Spark uses) sees them: unlike Go's FindAll, an empty
+// match right after a non-empty one counts ('(\d+)?' in "1a" matches "1",
+// then "" before the a, then "" at the end). Patterns whose empty matches
+// depend on what precedes them (^, \A, \b, \B) keep Go's matches.
+func findAllJava(re *regexp.Regexp, pattern, s string) [][]int {
+	ms := re.FindAllStringSubmatchIndex(s, -1)
+	if strings.ContainsAny(pattern, "^") || strings.Contains(pattern, `\b`) || strings.Contains(pattern, `\B`) || strings.Contains(pattern, `\A`) {
+		return ms
+	}
+	var out [][]int
+	for i, m := range ms {
+		out = append(out, m)
+		e := m[1]
+		if m[0] == e || i+1 < len(ms) && ms[i+1][0] == e {
+			continue // empty itself, or the next match starts here anyway
+		}
+		if rest := re.FindStringSubmatchIndex(s[e:]); rest != nil && rest[0] == 0 && rest[1] == 0 {
+			for j := range rest {
+				if rest[j] >= 0 {
+					rest[j] += e
+				}
+			}
+			out = append(out, rest)
+		}
+	}
+	return out
 }
 
 // RegexpSubstr returns regexp_substr(s, pattern): the first match; found

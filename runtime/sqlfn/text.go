@@ -113,6 +113,36 @@ func Lpad(s string, n int32, p ...string) string { return pad(s, n, padOf(p), tr
 // Rpad returns rpad(s, n[, pad]), Lpad's counterpart on the right.
 func Rpad(s string, n int32, p ...string) string { return pad(s, n, padOf(p), false) }
 
+// LpadBinary returns lpad(b, n[, pad]) of a BINARY: b padded on the left
+// with pad (default a zero byte) to n bytes, or cut to its first n bytes
+// (empty for n <= 0; b itself cut to n when pad is empty), as Spark's
+// ByteArray.lpad.
+func LpadBinary(b []byte, n int32, p ...[]byte) []byte { return padBytes(b, n, p, true) }
+
+// RpadBinary returns rpad(b, n[, pad]), LpadBinary's counterpart on the right.
+func RpadBinary(b []byte, n int32, p ...[]byte) []byte { return padBytes(b, n, p, false) }
+
+func padBytes(b []byte, n int32, p [][]byte, left bool) []byte {
+	pad := []byte{0}
+	if len(p) > 0 {
+		pad = p[0]
+	}
+	if n <= 0 {
+		return []byte{}
+	}
+	if int(n) <= len(b) || len(pad) == 0 {
+		return append([]byte{}, b[:min(len(b), int(n))]...)
+	}
+	fill := make([]byte, 0, int(n)-len(b))
+	for len(fill) < cap(fill) {
+		fill = append(fill, pad[:min(len(pad), cap(fill)-len(fill))]...)
+	}
+	if left {
+		return append(fill, b...)
+	}
+	return append(append([]byte{}, b...), fill...)
+}
+
 func padOf(p []string) string {
 	if len(p) > 0 {
 		return p[0]

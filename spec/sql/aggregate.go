@@ -113,7 +113,17 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 	aliases := aliasMap(items, p1)
 	failed := false
 	var groupOf []int
-	if g := s.groupBy; g != nil && g.all {
+	if g := s.groupBy; g != nil && g.all && len(g.exprs) == 1 && resolves(sc, g.exprs[0]) {
+		// GROUP BY all with a column named all groups by that column
+		// (group-by-all.sql.out: SELECT count(1) FROM VALUES(1), (2), (3)
+		// AS T(all) GROUP BY all gives three rows).
+		e, name := c.groupExpr(g.exprs[0], items, p1, sc, aliases)
+		if isBad(e) {
+			failed = true
+		} else {
+			groupOf = append(groupOf, st.addGroup(e, name))
+		}
+	} else if g != nil && g.all {
 		for i, e := range p1 {
 			if !isBad(e) && !containsAgg(e) {
 				st.addGroup(e, items[i].name)
@@ -319,3 +329,13 @@ var columnIDs = regexp.MustCompile(`#[0-9]+`)
 
 // shownExpr formats e for a message: as FormatExpr without column numbers.
 func shownExpr(e Expr) string { return columnIDs.ReplaceAllString(FormatExpr(e), "") }
+
+// resolves reports whether a name expression names a column of sc.
+func resolves(sc *scope, e astExpr) bool {
+	n, ok := e.(*nameExpr)
+	if !ok {
+		return false
+	}
+	_, _, err := sc.resolve(n.parts)
+	return err == nil
+}

@@ -176,9 +176,12 @@ type starExpr struct {
 
 // litExpr is a literal: its type and Go value are settled by the parser.
 type litExpr struct {
-	typ      types.Type
-	val      any // nil for NULL
-	text     string
+	typ  types.Type
+	val  any // nil for NULL
+	text string
+	// str is the decoded string of a typed literal (TIMESTAMP '...'):
+	// its escapes already read, unlike text.
+	str      string
 	pos, end int
 }
 

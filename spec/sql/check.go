@@ -701,17 +701,25 @@ func (c *checker) usingJoin(j *joinRef, using []ident, l Plan, lsc *scope, r Pla
 		exprs = append(exprs, e)
 		cols = append(cols, scopeCol{Column: Column{Name: sc.cols[lidx[k]].Name, Type: e.ResultType(), Nullable: e.IsNullable()}})
 	}
+	// l.* and r.* keep the sides' column order (starPos).
+	starCol := func(i int) scopeCol {
+		col := sc.cols[i]
+		if col.starPos == 0 {
+			col.starPos = i + 1
+		}
+		return col
+	}
 	for i := range sc.cols {
 		if i < nl && isKey(lidx, i) || i >= nl && isKey(ridx, i-nl) {
 			continue
 		}
 		exprs = append(exprs, ref(i))
-		cols = append(cols, sc.cols[i])
+		cols = append(cols, starCol(i))
 	}
 	// The sides' own key columns stay reachable as l.key and r.key.
 	for k := range using {
 		for _, i := range []int{lidx[k], nl + ridx[k]} {
-			col := sc.cols[i]
+			col := starCol(i)
 			col.qualOnly = true
 			exprs = append(exprs, ref(i))
 			cols = append(cols, col)

@@ -246,7 +246,7 @@ func TestCheckExprTypes(t *testing.T) {
 		{"dayofmonth(str)", "INT", "day(CAST(str#10 AS DATE))"},
 		{"hour(dt)", "INT", "hour(CAST(dt#12 AS TIMESTAMP))"},
 		{"datediff(ts, dt)", "INT", "datediff(CAST(ts#13 AS DATE), dt#12)"},
-		{"date_add(dt, 1L)", "DATE", "date_add(dt#12, CAST(1L AS INT))"},
+		{"date_add(dt, 1L)", "", ""}, // Spark refuses BIGINT days (date.sql.out)
 		{"to_date(str, 'yyyy-MM-dd')", "DATE", "to_date(str#10, \"yyyy-MM-dd\")"},
 		{"to_timestamp(dt)", "TIMESTAMP", "to_timestamp(dt#12)"},
 		{"date_format(dt, 'yyyy')", "STRING", "date_format(CAST(dt#12 AS TIMESTAMP), \"yyyy\")"},

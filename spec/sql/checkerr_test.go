@@ -28,6 +28,16 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT * FROM t1 JOIN t2 USING (zz)", `32-34 UNRESOLVED_USING_COLUMN_FOR_JOIN USING column "zz" does not exist on the left side of the join`},
 		{"SELECT * FROM t1 JOIN raw_orders USING (id)", `40-42 UNRESOLVED_USING_COLUMN_FOR_JOIN USING column "id" does not exist on the right side of the join`},
 		{"SELECT a FROM (SELECT 1 AS a, 2 AS b) s(x)", `40-41 ASSIGNMENT_ARITY_MISMATCH "s" has 2 columns but 1 names are given`},
+		{"SELECT json_array_length(i) FROM nums", `25-26 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 1 of json_array_length must be STRING, not INT (cast it: CAST(x AS STRING))`},
+		// date_add's days are INT, SMALLINT or TINYINT (date.sql.out).
+		{"SELECT date_add(dt, 1L) FROM nums", `20-22 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_add must be INT, SMALLINT or TINYINT, not BIGINT (cast it: CAST(x AS INT))`},
+		{"SELECT date_sub(dt, 1.0) FROM nums", `20-23 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_sub must be INT, SMALLINT or TINYINT, not DECIMAL(2,1) (cast it: CAST(x AS INT))`},
+		// Datetime patterns Spark refuses.
+		{"SELECT date_format(ts, 'YYYY') FROM nums", `23-29 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN invalid datetime pattern: unsupported datetime pattern letter 'Y' in "YYYY" (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},
+		{"SELECT to_date(str, 'dd/MMMMM/yyyy') FROM nums", `20-35 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION invalid datetime pattern: too many or too few pattern letters "MMMMM" in "dd/MMMMM/yyyy" (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},
+		// Window functions are computed after aggregation.
+		{"SELECT count(x) FILTER (WHERE nth_value(x, 1) OVER (ORDER BY x) > 0) FROM t1", `30-63 INVALID_AGGREGATE_FILTER.CONTAINS_WINDOW_FUNCTION window function nth_value is not allowed in the FILTER condition (compute it in a subquery and aggregate its column)`},
+		{"SELECT sum(rank() OVER (ORDER BY x)) FROM t1", `11-35 UNSUPPORTED_EXPR_FOR_WINDOW window function rank is not allowed in the arguments of an aggregate function (compute it in a subquery and aggregate its column)`},
 		// Output names.
 		{"SELECT a, x AS A FROM t1", `10-16 COLUMN_ALREADY_EXISTS column "A" appears twice in the query's output (give one of them another name with AS)`},
 		{"SELECT t1.x, t2.x FROM t1, t2", `13-17 COLUMN_ALREADY_EXISTS column "x" appears twice in the query's output (give one of them another name with AS)`},

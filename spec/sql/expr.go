@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -861,13 +862,46 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	}
 	var filter Expr
 	if e.filter != nil {
-		filter = c.boolean(e.filter, argCtx, "the FILTER condition")
+		fctx := *argCtx
+		fctx.clause = filterClause
+		filter = c.boolean(e.filter, &fctx, filterClause)
 		failed = failed || isBad(filter)
 	}
 	if failed {
 		return bad
 	}
+	if fn.Name == "lpad" || fn.Name == "rpad" {
+		args = c.padArgs(args, e.args)
+	}
+	if noImplicitString[fn.Name] && len(args) == 1 {
+		if k := args[0].ResultType().Kind; k != types.StringKind && k != types.VoidKind {
+			c.errorAt(e.args[0], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "cast it: CAST(x AS STRING)",
+				"argument 1 of %s must be STRING, not %s", fn.Name, args[0].ResultType())
+			return bad
+		}
+	}
+	if (fn.Name == "date_add" || fn.Name == "date_sub") && len(args) == 2 {
+		// Spark's DateAdd takes INT, SMALLINT or TINYINT days (a STRING
+		// is cast); BIGINT, DECIMAL and DOUBLE are refused (date.sql.out).
+		switch k := args[1].ResultType().Kind; k {
+		case types.ByteKind, types.ShortKind, types.IntKind, types.StringKind, types.VoidKind:
+		default:
+			c.errorAt(e.args[1], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "cast it: CAST(x AS INT)",
+				"argument 2 of %s must be INT, SMALLINT or TINYINT, not %s", fn.Name, args[1].ResultType())
+			return bad
+		}
+	}
+	if (fn.Name == "to_timestamp" || fn.Name == "try_to_timestamp") && len(args) == 1 && args[0].ResultType().IsNumeric() {
+		// Without a pattern a number is seconds since the epoch: Spark's
+		// ParseToTimestamp is then CAST(x AS TIMESTAMP)
+		// (try_datetime_functions.sql.out: try_to_timestamp(1)).
+		try := fn.Name == "try_to_timestamp"
+		return &Cast{X: args[0], Type: types.TimestampType, Try: try, Nullable: try || args[0].IsNullable(), Pos: e.name.pos}
+	}
 	res := c.applyFunc(fn, args, e.args, e.name.pos, e.end, e)
+	if !isBad(res) && datetimePatternArg[fn.Name] && len(args) > 1 && !c.datetimePattern(args[1], e.args[1]) {
+		return bad
+	}
 	if isBad(res) || !agg {
 		return res
 	}
@@ -875,6 +909,65 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos}
 	return &aggRef{call: ac, name: autoName(e), end: e.end}
 }
+
+// padArgs applies Spark's rule for lpad and rpad: they pad bytes only
+// when the input and the pad (when given) are both BINARY; otherwise a
+// BINARY argument is read as a STRING.
+func (c *checker) padArgs(args []Expr, asts []astExpr) []Expr {
+	isBin := func(i int) bool { return i < len(args) && args[i].ResultType().Kind == types.BinaryKind }
+	if len(args) < 2 || isBin(0) == (len(args) < 3 || isBin(2)) {
+		return args
+	}
+	out := append([]Expr(nil), args...)
+	for _, i := range []int{0, 2} {
+		if isBin(i) {
+			out[i] = c.castTo(args[i], types.StringType, asts[i])
+		}
+	}
+	return out
+}
+
+// noImplicitString names the functions whose STRING argument is not cast
+// implicitly (Spark's ExpectsInputTypes without ImplicitCastInputTypes:
+// json-functions.sql.out, json_array_length(2) is DATATYPE_MISMATCH).
+var noImplicitString = map[string]bool{"json_array_length": true, "json_object_keys": true}
+
+// datetimePatternArg names the functions whose second argument is a
+// datetime pattern.
+var datetimePatternArg = map[string]bool{
+	"date_format": true, "to_date": true, "to_timestamp": true, "try_to_timestamp": true,
+	"unix_timestamp": true, "from_unixtime": true,
+}
+
+// datetimePattern rejects a constant datetime pattern Spark refuses (a
+// letter it does not know or no longer supports, such as the week-based
+// Y, w, u): the program would fail or write an empty string at run time. It reports
+// whether the pattern is acceptable (patterns computed per row are
+// checked when they are used).
+func (c *checker) datetimePattern(x Expr, at astExpr) bool {
+	l, ok := x.(*Literal)
+	if !ok {
+		return true
+	}
+	s, ok := l.Value.(string)
+	if !ok {
+		return true
+	}
+	err := sqlfn.CompileDatetimePattern(s)
+	if err == nil {
+		return true
+	}
+	code := "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"
+	if strings.ContainsAny(s, "YwuecW") {
+		code = "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN"
+	}
+	c.errorAt(at, code, "write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3)",
+		"invalid datetime pattern: %v", err)
+	return false
+}
+
+// filterClause names an aggregate's FILTER (WHERE ...) in messages.
+const filterClause = "the FILTER condition"
 
 // applyFunc checks the arguments of fn against its signature, inserts
 // their implicit casts and builds the node of fn's Form. e, when not nil,

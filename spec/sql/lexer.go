@@ -268,9 +268,10 @@ func validParamName(name string) bool {
 // lexString lexes a string literal starting at start (the r of a raw string
 // or the quote). Escapes follow Spark's unescapeSQLString: \0 \b \n \r \t
 // \Z, \uXXXX, \UXXXXXXXX, octal \ooo, \% and \_ kept with their backslash
-// (they are LIKE escapes), any other \c is c. Raw strings r'...' keep
-// backslashes. `${name}` inside the literal interpolates a parameter; `\$`
-// is a plain dollar sign.
+// (they are LIKE escapes), any other \c is c; a doubled quote is one
+// quote. Raw strings r'...' keep backslashes and end at the next quote.
+// `${name}` inside the literal interpolates a parameter; `\$` is a plain
+// dollar sign.
 func (l *lexer) lexString(start int, raw bool) token {
 	quote := l.src[l.off]
 	l.off++
@@ -280,6 +281,12 @@ func (l *lexer) lexString(start int, raw bool) token {
 	for l.off < len(l.src) {
 		c := l.src[l.off]
 		switch {
+		case c == quote && !raw && l.off+1 < len(l.src) && l.src[l.off+1] == quote:
+			// A doubled quote stands for one ('S''par''k' is S'par'k), as
+			// in Spark 4 (two literals written without a space between
+			// them were joined before; spark.sql.legacy.consecutiveStringLiterals).
+			b.WriteByte(quote)
+			l.off += 2
 		case c == quote:
 			l.off++
 			t := token{kind: tString, pos: start, end: l.off}

@@ -706,8 +706,10 @@ func (p *parser) parseGroupBy() *groupBy {
 	g := &groupBy{pos: p.advance().pos}
 	p.expect("BY")
 	if p.peek().is("ALL") && !p.peekAt(1).isOp("(") && !p.peekAt(1).isOp(".") {
-		p.advance()
+		t := p.advance()
 		g.all = true
+		// A column named all takes precedence (the checker decides).
+		g.exprs = []astExpr{&nameExpr{parts: []ident{{name: t.val, pos: t.pos, end: t.end}}}}
 		return g
 	}
 	// Every item contributes a list of grouping sets; the clause's sets are
@@ -1895,7 +1897,7 @@ func (p *parser) parseTypedLiteral(kw token) astExpr {
 		p.errorAt(s.pos, s.end, "INVALID_TYPED_LITERAL", "use CAST to convert a parameter", "typed literals cannot contain parameters")
 		return &badExpr{pos: kw.pos, end: s.end}
 	}
-	lit := &litExpr{text: p.text[kw.pos:s.end], pos: kw.pos, end: s.end}
+	lit := &litExpr{text: p.text[kw.pos:s.end], str: s.val, pos: kw.pos, end: s.end}
 	ok := true
 	switch k := upper(kw); k {
 	case "DATE":

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/types"
@@ -21,6 +22,10 @@ type scopeCol struct {
 	// qualOnly columns resolve only when qualified (the two sides' key
 	// columns of a USING join, which `*` shows once, merged).
 	qualOnly bool
+	// starPos, when not 0, orders the column in `qual.*`: the (1-based)
+	// position it had before a USING join moved the keys first, so that
+	// t.* lists t's columns in t's order, as in Spark.
+	starPos int
 }
 
 // scope is the columns visible to expressions over one plan's output.
@@ -179,6 +184,14 @@ func (s *scope) starColumns(qual []ident) []int {
 			continue
 		}
 		out = append(out, i)
+	}
+	if len(qual) > 0 && len(out) > 1 {
+		for _, i := range out {
+			if s.cols[i].starPos == 0 {
+				return out
+			}
+		}
+		slices.SortStableFunc(out, func(a, b int) int { return s.cols[a].starPos - s.cols[b].starPos })
 	}
 	return out
 }

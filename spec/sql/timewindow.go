@@ -230,9 +230,8 @@ func (c *checker) deterministicOnly(e Expr, at astExpr, clause string) bool {
 func (c *checker) literal(e *litExpr) Expr {
 	if e.typ.Kind == types.TimestampKind && e.val != nil && c.cat != nil {
 		z, hasZone := c.cat.(interface{ SessionTimeZone() *time.Location })
-		up := strings.ToUpper(e.text)
-		if q := strings.IndexAny(e.text, `'"`); hasZone && q > 0 && !strings.HasPrefix(up, "TIMESTAMP_NTZ") {
-			if ts, ok := sqlfn.ParseTimestampIn(e.text[q+1:len(e.text)-1], z.SessionTimeZone()); ok {
+		if hasZone && !strings.HasPrefix(strings.ToUpper(e.text), "TIMESTAMP_NTZ") {
+			if ts, ok := sqlfn.ParseTimestampIn(e.str, z.SessionTimeZone()); ok {
 				return &Literal{Value: ts, Type: e.typ}
 			}
 		}

@@ -82,6 +82,18 @@ func (c *checker) windowCall(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 			"window %q is not defined", e.over.name)
 		return bad
 	}
+	if ctx.inAgg {
+		// A window function is computed after aggregation: never inside
+		// an aggregate's arguments or FILTER (Spark:
+		// INVALID_AGGREGATE_FILTER.CONTAINS_WINDOW_FUNCTION).
+		code, where := "UNSUPPORTED_EXPR_FOR_WINDOW", "the arguments of an aggregate function"
+		if ctx.clause == filterClause {
+			code, where = "INVALID_AGGREGATE_FILTER.CONTAINS_WINDOW_FUNCTION", filterClause
+		}
+		c.errorf(e.name.pos, e.end, code, "compute it in a subquery and aggregate its column",
+			"window function %s is not allowed in %s", fn.Name, where)
+		return bad
+	}
 	if ctx.win == nil {
 		hint := "compute it in a subquery, or filter with QUALIFY"
 		c.errorf(e.name.pos, e.end, "UNSUPPORTED_EXPR_FOR_WINDOW", hint, "window function %s is not allowed in %s", fn.Name, ctx.clause)
