@@ -288,6 +288,11 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			frontier[name] = v
 		}
 	}
+	changed, err := u.checkIngestedFiles(f, cp)
+	if err != nil {
+		return res, err
+	}
+	res.changed += changed
 	res.backlogFiles, res.backlogBytes, err = u.backlog(cp)
 	if err != nil {
 		return res, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -493,6 +494,72 @@ func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, erro
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+// ingestedCheckSample is how many already-ingested files of a landing
+// folder a streaming flow checks for a change at each update when its
+// source does not allow overwrites (with allow_overwrites every file is
+// read again when it changes, so every file is stat-ed anyway): a window
+// of the folder's ingested files starting at a random place, so that a
+// change is reported within about N/256 updates of a folder of N files
+// (at the next update for folders up to 256 files) while an update costs
+// at most 256 stat calls more.
+const ingestedCheckSample = 256
+
+// checkIngestedFiles reports, with a warning event each (path, old and new
+// size and modification time), the files of f's landing folders that
+// changed after f ingested them, in a sample of ingestedCheckSample files
+// per folder (see there). Such a file is not ingested again: as Auto
+// Loader without cloudFiles.allowOverwrites, a file is ingested once by
+// path; the warning says how to ingest changed files. It returns how
+// many changed files it found, for the flow's progress (changed_files).
+func (u *update) checkIngestedFiles(f *Flow, cp *checkpoint) (int64, error) {
+	var changed int64
+	for _, name := range cp.meta.Inputs {
+		info, ok := u.sources[name]
+		seen := cp.seen[name]
+		if !ok || info.AllowOverwrites || len(seen) == 0 {
+			continue
+		}
+		files, err := u.sampleIngested(name, seen)
+		if err != nil {
+			return changed, err
+		}
+		for _, fi := range files {
+			st := seen[fi.Path]
+			if st == unknownStamp || st == stampOf(fi) {
+				continue
+			}
+			size, mtime := st.parts()
+			u.fileChanged(f, name, fi.Path, "after it was ingested (it is not ingested again: set allow_overwrites: true on the source to ingest a changed file again)",
+				size, mtime, fi.Size, int64(fi.ModificationTime)/1000)
+			changed++
+		}
+	}
+	return changed, nil
+}
+
+// sampleIngested returns the attributes of up to ingestedCheckSample files
+// of source name's listing that seen records with their size and time: a
+// window of them from a random start, wrapping around.
+func (u *update) sampleIngested(name string, seen seenSet) ([]source.FileInfo, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	fr, err := u.frontierOf(name)
+	if err != nil {
+		return nil, err
+	}
+	var known []source.Entry
+	for _, e := range fr.names.Entries {
+		if st, ok := seen[e.Path]; ok && st != unknownStamp {
+			known = append(known, e)
+		}
+	}
+	if len(known) > ingestedCheckSample {
+		start := rand.IntN(len(known))
+		known = append(known[start:], known[:start]...)[:ingestedCheckSample]
+	}
+	return fr.stat(name, known)
 }
 
 // stampOf is the size and modification time of a listed file as the
