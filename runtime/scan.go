@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -26,7 +27,16 @@ type ScanOptions struct {
 	// each with its own rows. pipegen sets it only where the code between
 	// the scan and the output handles rows independently.
 	Concurrent bool
+	// Prune holds conjuncts of the query's filter over this input that
+	// file skipping may use (a batch read of a table only): files whose
+	// partition values or statistics prove no row matches them are not
+	// opened. The filter is still applied to every row read.
+	Prune []PruneTerm
 }
+
+// PruneTerm is one conjunct of a filter used to skip files (see
+// delta.PruneTerm).
+type PruneTerm = delta.PruneTerm
 
 // Readable is a relation whose rows are of the generated struct T.
 type Readable[T any] interface {
@@ -160,10 +170,12 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 		if err != nil {
 			return err
 		}
-		files, err = h.liveFiles()
+		var pruned int
+		files, pruned, err = h.liveFilesPruned(opts.Prune)
 		if err != nil {
 			return err
 		}
+		ctx.metrics.prunedFiles.Add(int64(pruned))
 	}
 	return runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
 		f := files[i]

@@ -160,6 +160,26 @@ func (h *tableHandle) liveFiles() ([]tableFile, error) {
 	return h.files(s, s.Files), nil
 }
 
+// liveFilesPruned returns the data files of the latest snapshot that the
+// filter terms do not rule out, and how many they ruled out.
+func (h *tableHandle) liveFilesPruned(terms []delta.PruneTerm) ([]tableFile, int, error) {
+	s, err := h.snapshot()
+	if err != nil || s == nil {
+		return nil, 0, err
+	}
+	p := delta.NewPruner(s, terms)
+	if p == nil {
+		return h.files(s, s.Files), 0, nil
+	}
+	keep := make([]delta.Add, 0, len(s.Files))
+	for _, a := range s.Files {
+		if !p.Skip(a.PartitionValues, a.Stats) {
+			keep = append(keep, a)
+		}
+	}
+	return h.files(s, keep), len(s.Files) - len(keep), nil
+}
+
 // currentSchema returns the schema in the table's metadata.
 func (h *tableHandle) currentSchema() (types.Schema, error) {
 	s, err := h.meta()
