@@ -50,8 +50,8 @@ func pruneTerm(s *sql.Scan, e sql.Expr) jen.Code {
 		}
 		return s.Columns[c.Index].Name, s.Columns[c.Index].Type, true
 	}
-	term := func(name, op string, vals ...jen.Code) jen.Code {
-		d := jen.Dict{jen.Id("Column"): jen.Lit(name), jen.Id("Op"): jen.Lit(op)}
+	term := func(name string, t types.Type, op string, vals ...jen.Code) jen.Code {
+		d := jen.Dict{jen.Id("Column"): jen.Lit(name), jen.Id("Op"): jen.Lit(op), jen.Id("Class"): jen.Lit(pruneClass(t))}
 		if len(vals) > 0 {
 			d[jen.Id("Values")] = jen.Index().Any().Values(vals...)
 		}
@@ -59,8 +59,8 @@ func pruneTerm(s *sql.Scan, e sql.Expr) jen.Code {
 	}
 	switch e := e.(type) {
 	case *sql.IsNull:
-		if name, _, ok := col(e.X); ok && !e.Not {
-			return term(name, "is null")
+		if name, t, ok := col(e.X); ok && !e.Not && pruneClass(t) != "" {
+			return term(name, t, "is null")
 		}
 	case *sql.In:
 		name, t, ok := col(e.X)
@@ -75,7 +75,7 @@ func pruneTerm(s *sql.Scan, e sql.Expr) jen.Code {
 			}
 			vals = append(vals, v)
 		}
-		return term(name, "in", vals...)
+		return term(name, t, "in", vals...)
 	case *sql.Binary:
 		ops, ok := pruneOps[e.Op]
 		if !ok {
@@ -83,12 +83,12 @@ func pruneTerm(s *sql.Scan, e sql.Expr) jen.Code {
 		}
 		if name, t, ok := col(e.L); ok {
 			if v := pruneLiteral(t, e.R); v != nil {
-				return term(name, ops[0], v)
+				return term(name, t, ops[0], v)
 			}
 		}
 		if name, t, ok := col(e.R); ok {
 			if v := pruneLiteral(t, e.L); v != nil {
-				return term(name, ops[1], v)
+				return term(name, t, ops[1], v)
 			}
 		}
 	}
@@ -153,4 +153,23 @@ func fitsBits(v int64, bits int) bool {
 		return true
 	}
 	return v >= -(1<<(bits-1)) && v < 1<<(bits-1)
+}
+
+// pruneClass is the class a runtime.PruneTerm gives a column of type t
+// (delta.PruneClass, which the runtime checks against the table's
+// type), "" for types pruning ignores.
+func pruneClass(t types.Type) string {
+	switch {
+	case intBits(t.Kind) > 0:
+		return "int"
+	case t.Kind == types.DateKind:
+		return "date"
+	case t.Kind == types.TimestampKind:
+		return "timestamp"
+	case t.Kind == types.TimestampNTZKind:
+		return "timestamp_ntz"
+	case t.Kind == types.StringKind:
+		return "string"
+	}
+	return ""
 }

@@ -13,13 +13,16 @@ import (
 // use: Column (a top-level column, by its logical name) compared with
 // constants. Op is one of "=", "<", "<=", ">", ">=" (Values holds one
 // constant), "in" (Values holds the list) or "is null" (no Values).
-// Constants are int64 for the integer types, days since the epoch for
-// DATE, microseconds since the epoch for TIMESTAMP and TIMESTAMP_NTZ, and
-// string for STRING; a term whose constants do not fit its column's type
-// is ignored (never skips a file).
+// Class is how the reader typed the column: "int" (any integer type),
+// "date", "timestamp", "timestamp_ntz" or "string". Constants are int64
+// for the integer types, days since the epoch for DATE, microseconds since
+// the epoch for the timestamps, and string for STRING. A term whose class
+// or constants do not fit the table's column is ignored (never skips a
+// file).
 type PruneTerm struct {
 	Column string
 	Op     string
+	Class  string
 	Values []any
 }
 
@@ -61,7 +64,7 @@ func NewPruner(s *Snapshot, terms []PruneTerm) *Pruner {
 			continue
 		}
 		f := s.Schema[i]
-		if pruneClass(f.Type) == "" || (t.Op != "is null" && len(t.Values) == 0) {
+		if PruneClass(f.Type) == "" || PruneClass(f.Type) != t.Class || (t.Op != "is null" && len(t.Values) == 0) {
 			continue
 		}
 		c := pruneCol{PruneTerm: t, t: f.Type, key: f.Name}
@@ -75,6 +78,9 @@ func NewPruner(s *Snapshot, terms []PruneTerm) *Pruner {
 		for _, pc := range s.Metadata.PartitionColumns {
 			if strings.EqualFold(pc, f.Name) {
 				c.partition = true
+				if mapping == nil {
+					c.key = pc // as the reader looks partition values up
+				}
 			}
 		}
 		if !valuesFit(c.t, t.Values) {
@@ -88,12 +94,19 @@ func NewPruner(s *Snapshot, terms []PruneTerm) *Pruner {
 	return p
 }
 
-// pruneClass names how values of t compare: "int" (integers, dates,
-// timestamps, all as int64), "string", or "" when pruning ignores t.
-func pruneClass(t types.Type) string {
+// PruneClass is the PruneTerm class of a column of type t: "int",
+// "date", "timestamp", "timestamp_ntz", "string", or "" when pruning
+// ignores the type.
+func PruneClass(t types.Type) string {
 	switch t.Kind {
-	case types.ByteKind, types.ShortKind, types.IntKind, types.LongKind, types.DateKind, types.TimestampKind, types.TimestampNTZKind:
+	case types.ByteKind, types.ShortKind, types.IntKind, types.LongKind:
 		return "int"
+	case types.DateKind:
+		return "date"
+	case types.TimestampKind:
+		return "timestamp"
+	case types.TimestampNTZKind:
+		return "timestamp_ntz"
 	case types.StringKind:
 		return "string"
 	}
@@ -104,11 +117,11 @@ func valuesFit(t types.Type, vs []any) bool {
 	for _, v := range vs {
 		switch v.(type) {
 		case int64:
-			if pruneClass(t) != "int" {
+			if c := PruneClass(t); c == "string" || c == "" {
 				return false
 			}
 		case string:
-			if pruneClass(t) != "string" {
+			if PruneClass(t) != "string" {
 				return false
 			}
 		default:
