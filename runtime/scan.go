@@ -163,16 +163,20 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 	var files []tableFile
 	if opts.Streaming {
 		files = ctx.batch.tables[name]
-	} else if added, ok := ctx.incr.addedFiles(name); ok {
-		files = added
 	} else {
 		h, err := ctx.u.handle(name)
 		if err != nil {
 			return err
 		}
+		if added, ok := ctx.incr.addedFiles(name); ok {
+			files = added
+		} else if files, err = h.liveFiles(); err != nil {
+			return err
+		}
+		// Only the filter over this scan reads its rows: files it rules
+		// out would give no row (an incremental refresh's new files too).
 		var pruned int
-		files, pruned, err = h.liveFilesPruned(opts.Prune)
-		if err != nil {
+		if files, pruned, err = h.prune(files, opts.Prune); err != nil {
 			return err
 		}
 		ctx.metrics.prunedFiles.Add(int64(pruned))

@@ -33,6 +33,7 @@ type tableFile struct {
 	path            string
 	size            int64
 	partitionValues map[string]string
+	stats           string // the add's statistics JSON, "" if none
 	dv              *delta.DeletionVector
 	layout          *delta.FileLayout
 }
@@ -46,7 +47,7 @@ func (f tableFile) open(schema types.Schema) (*delta.FileReader, error) {
 
 // tableFileOf is the tableFile of an add action of the table at table.
 func tableFileOf(table string, layout *delta.FileLayout, a delta.Add) tableFile {
-	return tableFile{path: delta.FilePath(table, a.Path), size: a.Size, partitionValues: a.PartitionValues, dv: a.DeletionVector, layout: layout}
+	return tableFile{path: delta.FilePath(table, a.Path), size: a.Size, partitionValues: a.PartitionValues, stats: a.Stats, dv: a.DeletionVector, layout: layout}
 }
 
 // txnAction is the Delta txn a commit carries: the flow's id and batch.
@@ -160,24 +161,28 @@ func (h *tableHandle) liveFiles() ([]tableFile, error) {
 	return h.files(s, s.Files), nil
 }
 
-// liveFilesPruned returns the data files of the latest snapshot that the
-// filter terms do not rule out, and how many they ruled out.
-func (h *tableHandle) liveFilesPruned(terms []delta.PruneTerm) ([]tableFile, int, error) {
-	s, err := h.snapshot()
-	if err != nil || s == nil {
+// prune returns the files the filter terms do not rule out (see
+// delta.Pruner), judged by the table's latest metadata, and how many
+// they ruled out.
+func (h *tableHandle) prune(files []tableFile, terms []delta.PruneTerm) ([]tableFile, int, error) {
+	if len(terms) == 0 || len(files) == 0 {
+		return files, 0, nil
+	}
+	s, err := h.meta()
+	if err != nil {
 		return nil, 0, err
 	}
 	p := delta.NewPruner(s, terms)
 	if p == nil {
-		return h.files(s, s.Files), 0, nil
+		return files, 0, nil
 	}
-	keep := make([]delta.Add, 0, len(s.Files))
-	for _, a := range s.Files {
-		if !p.Skip(a.PartitionValues, a.Stats) {
-			keep = append(keep, a)
+	keep := make([]tableFile, 0, len(files))
+	for _, f := range files {
+		if !p.Skip(f.partitionValues, f.stats) {
+			keep = append(keep, f)
 		}
 	}
-	return h.files(s, keep), len(s.Files) - len(keep), nil
+	return keep, len(files) - len(keep), nil
 }
 
 // currentSchema returns the schema in the table's metadata.
