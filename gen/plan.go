@@ -42,6 +42,9 @@ type planCompiler struct {
 	// stateful is the stateful operator of a streaming flow with a
 	// watermark (see stateful.go), or nil.
 	stateful *sql.Stateful
+	// prune holds the file-skipping terms (runtime.PruneTerm literals) of
+	// the filter over the next scan, which takes and clears them.
+	prune []jen.Code
 }
 
 // worker returns the Go expression of the *runtime.Worker in scope where
@@ -97,6 +100,9 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 	case *sql.Values:
 		pc.values(b, p, consume)
 	case *sql.Filter:
+		if s, ok := p.Input.(*sql.Scan); ok && !s.Streaming {
+			pc.prune = pruneTerms(s, p.Cond)
+		}
 		pc.produce(b, p.Input, concurrent, func(b *block, cols []val) {
 			ec := pc.exprs(cols)
 			cond := ec.cond(b, p.Cond)
@@ -163,6 +169,8 @@ func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume con
 	if rel == nil {
 		panic(fmt.Sprintf("gen: scan of unknown relation %q", p.Name))
 	}
+	prune := pc.prune
+	pc.prune = nil
 	rows, r := pc.fn.tmp("rows"), pc.fn.tmp("r")
 	cols := make([]val, len(p.Columns))
 	for i, c := range p.Columns {
@@ -187,6 +195,9 @@ func (pc *planCompiler) scan(b *block, p *sql.Scan, concurrent bool, consume con
 	}
 	if concurrent {
 		opts[jen.Id("Concurrent")] = jen.True()
+	}
+	if len(prune) > 0 && !p.Streaming {
+		opts[jen.Id("Prune")] = jen.Index().Qual(pkgRuntime, "PruneTerm").Values(prune...)
 	}
 	// A query that reads no column (count(*), a constant) must not
 	// declare the row variable: Go rejects unused variables.

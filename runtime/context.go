@@ -52,6 +52,8 @@ type flowMetrics struct {
 	// ignore_corrupt_files).
 	changedFiles atomic.Int64
 	skippedFiles atomic.Int64
+	// prunedFiles counts the table files a filter ruled out unopened.
+	prunedFiles  atomic.Int64
 	outputRows   atomic.Int64
 	droppedRows  atomic.Int64
 	batches      int64

@@ -62,9 +62,11 @@ type flowResult struct {
 	// changed and skipped count files that changed while read, or since
 	// ingested (allow_overwrites), and files skipped (ignore_*_files).
 	changed, skipped int64
-	backlogFiles     int64
-	backlogBytes     int64
-	expectations     []expectationResult
+	// pruned counts the table files a filter ruled out unopened.
+	pruned       int64
+	backlogFiles int64
+	backlogBytes int64
+	expectations []expectationResult
 	// upserted and deleted count the target rows an AUTO CDC flow
 	// inserted or updated, and deleted.
 	upserted, deleted int64
@@ -98,6 +100,9 @@ func (r *flowResult) line(f *Flow) string {
 	}
 	if r.files > 0 {
 		fmt.Fprintf(&b, ", %d files (%s)", r.files, humanBytes(r.bytes))
+	}
+	if r.pruned > 0 {
+		fmt.Fprintf(&b, ", %d files pruned by the filter", r.pruned)
 	}
 	if r.rescued > 0 {
 		fmt.Fprintf(&b, ", %d rows with rescued data", r.rescued)
@@ -142,6 +147,7 @@ func (r *flowResult) add(ctx *FlowContext, counts []sinkCounts, names []string, 
 	r.malformed += m.malformed.Load()
 	r.changed += m.changedFiles.Load()
 	r.skipped += m.skippedFiles.Load()
+	r.pruned += m.prunedFiles.Load()
 	if r.expectations == nil && len(names) > 0 {
 		r.expectations = make([]expectationResult, len(names))
 		for i, n := range names {
@@ -876,6 +882,7 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 			"malformed_rows":  res.malformed,
 			"changed_files":   res.changed,
 			"skipped_files":   res.skipped,
+			"files_pruned":    res.pruned,
 			"duration_s":      res.seconds,
 		}
 		if f.Kind == ChangeFlow {

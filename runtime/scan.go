@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -26,7 +27,16 @@ type ScanOptions struct {
 	// each with its own rows. pipegen sets it only where the code between
 	// the scan and the output handles rows independently.
 	Concurrent bool
+	// Prune holds conjuncts of the query's filter over this input that
+	// file skipping may use (a batch read of a table only): files whose
+	// partition values or statistics prove no row matches them are not
+	// opened. The filter is still applied to every row read.
+	Prune []PruneTerm
 }
+
+// PruneTerm is one conjunct of a filter used to skip files (see
+// delta.PruneTerm).
+type PruneTerm = delta.PruneTerm
 
 // Readable is a relation whose rows are of the generated struct T.
 type Readable[T any] interface {
@@ -153,17 +163,23 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 	var files []tableFile
 	if opts.Streaming {
 		files = ctx.batch.tables[name]
-	} else if added, ok := ctx.incr.addedFiles(name); ok {
-		files = added
 	} else {
 		h, err := ctx.u.handle(name)
 		if err != nil {
 			return err
 		}
-		files, err = h.liveFiles()
-		if err != nil {
+		if added, ok := ctx.incr.addedFiles(name); ok {
+			files = added
+		} else if files, err = h.liveFiles(); err != nil {
 			return err
 		}
+		// Only the filter over this scan reads its rows: files it rules
+		// out would give no row (an incremental refresh's new files too).
+		var pruned int
+		if files, pruned, err = h.prune(files, opts.Prune); err != nil {
+			return err
+		}
+		ctx.metrics.prunedFiles.Add(int64(pruned))
 	}
 	return runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
 		f := files[i]

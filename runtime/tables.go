@@ -33,6 +33,7 @@ type tableFile struct {
 	path            string
 	size            int64
 	partitionValues map[string]string
+	stats           string // the add's statistics JSON, "" if none
 	dv              *delta.DeletionVector
 	layout          *delta.FileLayout
 }
@@ -46,7 +47,7 @@ func (f tableFile) open(schema types.Schema) (*delta.FileReader, error) {
 
 // tableFileOf is the tableFile of an add action of the table at table.
 func tableFileOf(table string, layout *delta.FileLayout, a delta.Add) tableFile {
-	return tableFile{path: delta.FilePath(table, a.Path), size: a.Size, partitionValues: a.PartitionValues, dv: a.DeletionVector, layout: layout}
+	return tableFile{path: delta.FilePath(table, a.Path), size: a.Size, partitionValues: a.PartitionValues, stats: a.Stats, dv: a.DeletionVector, layout: layout}
 }
 
 // txnAction is the Delta txn a commit carries: the flow's id and batch.
@@ -158,6 +159,30 @@ func (h *tableHandle) liveFiles() ([]tableFile, error) {
 		return nil, err
 	}
 	return h.files(s, s.Files), nil
+}
+
+// prune returns the files the filter terms do not rule out (see
+// delta.Pruner), judged by the table's latest metadata, and how many
+// they ruled out.
+func (h *tableHandle) prune(files []tableFile, terms []delta.PruneTerm) ([]tableFile, int, error) {
+	if len(terms) == 0 || len(files) == 0 {
+		return files, 0, nil
+	}
+	s, err := h.meta()
+	if err != nil {
+		return nil, 0, err
+	}
+	p := delta.NewPruner(s, terms)
+	if p == nil {
+		return files, 0, nil
+	}
+	keep := make([]tableFile, 0, len(files))
+	for _, f := range files {
+		if !p.Skip(f.partitionValues, f.stats) {
+			keep = append(keep, f)
+		}
+	}
+	return keep, len(files) - len(keep), nil
 }
 
 // currentSchema returns the schema in the table's metadata.

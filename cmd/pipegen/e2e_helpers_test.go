@@ -88,6 +88,11 @@ func scriptSetup(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("EXAMPLES", examples)
+	tables, err := filepath.Abs(filepath.Join("..", "..", "runtime", "delta", "testdata", "delta_tables"))
+	if err != nil {
+		return err
+	}
+	env.Setenv("DELTA_TABLES", tables)
 	return nil
 }
 
@@ -97,11 +102,28 @@ func scriptSetup(env *testscript.Env) error {
 //	cmpsorted FILE1 FILE2  the two files hold the same lines, in any order
 //	tablecount DIR N       DIR holds exactly N Delta tables
 //	capture VAR FILE RE    sets $VAR to RE's first group in FILE (stdout, stderr or a file)
+//	duckwhere T1 T2 COND   table T2 holds exactly the rows of table T1 DuckDB keeps under COND (a DuckDB condition)
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"duckcheck":  cmdDuckcheck,
 	"cmpsorted":  cmdCmpsorted,
 	"tablecount": cmdTablecount,
 	"capture":    cmdCapture,
+	"duckwhere":  cmdDuckwhere,
+}
+
+func cmdDuckwhere(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: duckwhere TABLE FILTERED CONDITION")
+	}
+	tb := &scriptTB{ts: ts}
+	schema, ours := deltatest.PipegenRows(tb, ts.MkAbs(args[1]), -1)
+	theirs := deltatest.DuckDBRowsWhere(tb, ts.MkAbs(args[0]), args[2], schema)
+	if !slices.Equal(ours, theirs) {
+		ts.Fatalf("duckwhere: %s holds %d rows, DuckDB keeps %d of %s under %s\nonly in %s:\n  %s\nonly in DuckDB's:\n  %s",
+			args[1], len(ours), len(theirs), args[0], args[2], args[1],
+			strings.Join(deltatest.Minus(ours, theirs), "\n  "), strings.Join(deltatest.Minus(theirs, ours), "\n  "))
+	}
+	ts.Logf("duckwhere: %d rows, as DuckDB", len(ours))
 }
 
 func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {

@@ -1143,6 +1143,9 @@ func floatValue(l *Literal) (float64, bool) {
 	return 0, false
 }
 
+// IntValue returns the value of an integral literal (false for others).
+func (l *Literal) IntValue() (int64, bool) { return intValue(l) }
+
 // intValue returns the value of an integral literal.
 func intValue(l *Literal) (int64, bool) {
 	switch v := l.Value.(type) {

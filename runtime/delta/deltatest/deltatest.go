@@ -70,6 +70,17 @@ func DuckDBRows(t testing.TB, table string, version int64, s types.Schema) []str
 	return duckRows(t, ScriptDir(), s, "read_delta.mjs "+table, "read_delta.mjs", abs, strconv.FormatInt(version, 10))
 }
 
+// DuckDBRowsWhere is DuckDBRows of the latest version keeping only the
+// rows that satisfy where, a DuckDB condition over the table's columns.
+func DuckDBRowsWhere(t testing.TB, table, where string, s types.Schema) []string {
+	t.Helper()
+	abs, err := filepath.Abs(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return duckRows(t, ScriptDir(), s, "read_delta.mjs --where "+where, "read_delta.mjs", "--where", where, abs)
+}
+
 // QueryRows runs one DuckDB query in the folder dir (relative file paths
 // in it, e.g. read_json('data/*.json'), resolve against dir) with the
 // session time zone UTC, and returns its rows rendered by

@@ -3,7 +3,10 @@
 // (no delta extension). It is the independent oracle of pipegen's Delta
 // cross-check tests (runtime/delta/deltatest).
 //
-// usage: node read_delta.mjs <table dir> [version] [<table dir> [version]]...
+// usage: node read_delta.mjs [--where <sql>] <table dir> [version] [<table dir> [version]]...
+//
+// --where keeps only the rows satisfying a DuckDB condition over the
+// table's columns (by their logical names), for tests of filtered reads.
 //
 // Output: one JSON object per live row (to_json of the row, columns in schema
 // order, BINARY columns as hex), sorted. The replay starts from the newest
@@ -24,6 +27,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { deletedRows } from './deletion_vectors.mjs';
 
 const args = process.argv.slice(2);
+let where = null;
+if (args[0] === '--where') {
+  where = args[1];
+  args.splice(0, 2);
+}
 if (args.length === 0) {
   console.error('usage: node read_delta.mjs <table dir> [version] [<table dir> [version]]...');
   process.exit(2);
@@ -226,15 +234,16 @@ async function readTable(table, version) {
       e = 'NULL';
     }
     if (f.type === 'binary') e = `hex(${e})`;
-    return `${ident(f.name)} := ${e}`;
+    return `${e} AS ${ident(f.name)}`;
   });
 
   const sql = `
-    SELECT CAST(to_json(struct_pack(${exprs.join(', ')})) AS VARCHAR) AS j
+    SELECT CAST(to_json(r) AS VARCHAR) AS j FROM (SELECT ${exprs.join(', ')}
     FROM read_parquet(${fileList}, ${readOpts}, filename = true, file_row_number = true) t
     JOIN (VALUES ${pvRows.join(', ')}) pv(${pvCols.join(', ')}) ON t.filename = pv.filename
     ${deleted.length === 0 ? '' : `ANTI JOIN (VALUES ${deleted.join(', ')}) d(filename, r)
-      ON t.filename = d.filename AND t.file_row_number = d.r`}
+      ON t.filename = d.filename AND t.file_row_number = d.r`}) r
+    ${where === null ? '' : `WHERE ${where}`}
   `;
   const rows = (await con.runAndReadAll(sql)).getRows().map((r) => r[0]);
   rows.sort();
