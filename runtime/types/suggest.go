@@ -23,7 +23,7 @@ func Suggest(name string, candidates []string) string {
 		if c == name {
 			continue
 		}
-		d := editDistance(lname, strings.ToLower(c))
+		d := EditDistance(lname, strings.ToLower(c))
 		limit := (max(len([]rune(name)), len([]rune(c))) + 2) / 3
 		if limit < 1 {
 			limit = 1
@@ -38,8 +38,10 @@ func Suggest(name string, candidates []string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in runes: the
+// fewest single-rune insertions, deletions and substitutions that turn a
+// into b.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

@@ -3,6 +3,8 @@ package sql
 import (
 	"sort"
 	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // This file holds what diagnostics share: ordering and "did you mean"
@@ -31,7 +33,7 @@ func suggest(name string, candidates []string) string {
 	best, bestDist := "", -1
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
-		d := editDistance(lname, strings.ToLower(c))
+		d := types.EditDistance(lname, strings.ToLower(c))
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
@@ -40,26 +42,4 @@ func suggest(name string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
