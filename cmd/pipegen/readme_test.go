@@ -53,9 +53,19 @@ func readmeBlocks(readme string) []readmeBlock {
 // hand).
 var readmeSkipped = regexp.MustCompile(`^make (test|bench|soak)\b`)
 
-// readmeNormalize masks what differs between runs: durations, file sizes
-// (the bronze table records each row's absolute source path) and the
-// build cache's folder.
+// readmeMasks are what differs between runs of the README's commands:
+// durations, file sizes (the bronze table records each row's absolute
+// source path) and the build cache's folder.
+var readmeMasks = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`\b\d+\.\d+s\b`), "<time>"},
+	{regexp.MustCompile(`\(\d+(\.\d+)? (B|KiB|MiB|GiB)\)`), "(<size>)"},
+	{regexp.MustCompile(`builds are cached in [^)]*\)`), "builds are cached in <cache>)"},
+}
+
+// readmeNormalize masks readmeMasks in lines, drops blank lines and sorts.
 func readmeNormalize(lines []string) []string {
 	var out []string
 	for _, l := range lines {
@@ -63,9 +73,9 @@ func readmeNormalize(lines []string) []string {
 		if l == "" {
 			continue
 		}
-		l = regexp.MustCompile(`\b\d+\.\d+s\b`).ReplaceAllString(l, "<time>")
-		l = regexp.MustCompile(`\(\d+(\.\d+)? (B|KiB|MiB|GiB)\)`).ReplaceAllString(l, "(<size>)")
-		l = regexp.MustCompile(`builds are cached in [^)]*\)`).ReplaceAllString(l, "builds are cached in <cache>)")
+		for _, m := range readmeMasks {
+			l = m.re.ReplaceAllString(l, m.with)
+		}
 		out = append(out, l)
 	}
 	slices.Sort(out) // flows of one stage run concurrently and print in any order
