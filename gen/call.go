@@ -19,6 +19,8 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	case "nullif":
 		eq := &sql.Binary{Op: sql.Eq, L: e.Args[0], R: e.Args[1], Type: types.BooleanType}
 		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: eq, Then: &sql.Literal{Type: e.Type}}}, Else: e.Args[0], Type: e.Type, Nullable: true})
+	case "date_part":
+		return c.datePart(b, e)
 	case "concat":
 		return c.concat(b, e)
 	case "concat_ws":

@@ -30,6 +30,8 @@ func castName(t types.Type) string {
 		return "TimestampNTZ"
 	case types.IntervalKind:
 		return "Interval"
+	case types.YearMonthIntervalKind:
+		return "YMInterval"
 	}
 	return ""
 }

@@ -149,7 +149,7 @@ func (g *codecGen) valueOf(t types.Type, x *jen.Statement) *jen.Statement {
 	switch t.Kind {
 	case types.BooleanKind:
 		return q("BooleanValue", x)
-	case types.ByteKind, types.ShortKind, types.DateKind:
+	case types.ByteKind, types.ShortKind, types.DateKind, types.YearMonthIntervalKind:
 		return q("Int32Value", jen.Int32().Call(x))
 	case types.IntKind:
 		return q("Int32Value", x)
@@ -294,6 +294,8 @@ func (g *codecGen) assemble(n *lnode, dst *jen.Statement) []jen.Code {
 		conv = jen.Qual(pkgTypes, "Timestamp").Call(v.Dot("Int64").Call())
 	case types.IntervalKind:
 		conv = jen.Qual(pkgTypes, "Interval").Call(v.Dot("Int64").Call())
+	case types.YearMonthIntervalKind:
+		conv = jen.Qual(pkgTypes, "YearMonthInterval").Call(v.Dot("Int32").Call())
 	case types.DecimalKind:
 		switch {
 		case n.typ.Precision <= 9:

@@ -256,7 +256,7 @@ func (c *exprCompiler) zero(t types.Type) *jen.Statement {
 	case types.StringKind:
 		return jen.Lit("")
 	case types.ByteKind, types.ShortKind, types.IntKind, types.LongKind, types.FloatKind, types.DoubleKind,
-		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind:
+		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind, types.YearMonthIntervalKind:
 		return c.reg.baseType(t).Call(jen.Lit(0))
 	case types.BinaryKind, types.ArrayKind, types.MapKind:
 		// A typed nil: an untyped one cannot be ranged over, passed to
@@ -290,6 +290,8 @@ func (c *exprCompiler) literal(v any, t types.Type) val {
 		return val{v: jen.Qual(pkgTypes, "Timestamp").Call(jen.Lit(int64(x))), t: t}
 	case types.Interval:
 		return val{v: jen.Qual(pkgTypes, "Interval").Call(jen.Lit(int64(x))), t: t}
+	case types.YearMonthInterval:
+		return val{v: jen.Qual(pkgTypes, "YearMonthInterval").Call(jen.Lit(int32(x))), t: t}
 	case types.Decimal:
 		return val{v: jen.Qual(pkgTypes, "Decimal").Values(jen.Dict{
 			jen.Id("Hi"): jen.Lit(x.Hi),
@@ -335,6 +337,14 @@ func (c *exprCompiler) unary(b *block, e *sql.Unary) val {
 			return val{v: jen.Id(r), ok: cloneOK(x.ok), t: e.Type}
 		case e.Type.Kind == types.DecimalKind:
 			return val{v: x.v.Clone().Dot("Neg").Call(), ok: x.ok, t: e.Type}
+		case e.Type.IsInterval():
+			// Negating the most negative interval overflows (Spark:
+			// INTERVAL_ARITHMETIC_OVERFLOW).
+			x = b.bind(x)
+			r, good := b.fn.tmp("v"), b.fn.tmp("good")
+			b.add(jen.List(jen.Id(r), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "Neg").Call(x.v))
+			b.add(jen.If(okCond(x.ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrIntervalOverflow").Call(jen.Lit(e.Type.String())))))
+			return val{v: jen.Id(r), ok: cloneOK(x.ok), t: e.Type}
 		}
 		return val{v: jen.Op("-").Parens(x.v), ok: x.ok, t: e.Type}
 	}
@@ -469,8 +479,20 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 	if name == "" {
 		panic(fmt.Sprintf("gen: binary operator %d not supported", e.Op))
 	}
-	if t.Kind == types.IntervalKind && (e.Op == sql.Mul || e.Op == sql.Div) {
+	if t.IsInterval() && (e.Op == sql.Mul || e.Op == sql.Div) {
 		return c.intervalByNumber(b, e, name, l, r)
+	}
+	if t.IsInterval() && l.t.Kind == t.Kind && r.t.Kind == t.Kind {
+		// interval ± interval: an overflow fails the row.
+		fn := name + kindSuffix(t) + kindSuffix(t)
+		res, good := b.fn.tmp("v"), b.fn.tmp("good")
+		b.add(jen.List(jen.Id(res), jen.Id(good)).Op(":=").Qual(pkgSQLFn, fn).Call(l.v.Clone(), r.v.Clone()))
+		if e.Try {
+			return val{v: jen.Id(res), ok: andOK(ok, jen.Id(good)), t: t}
+		}
+		b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ArithmeticError").Call(
+			jen.Lit(name), jen.Lit(t.String()), l.v.Clone(), r.v.Clone()))))
+		return val{v: jen.Id(res), ok: ok, t: t}
 	}
 	if e.Op == sql.IntDiv && l.t.Kind == types.DecimalKind {
 		// DECIMAL div DECIMAL is a BIGINT, truncated toward zero.
@@ -489,9 +511,18 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 		op := map[sql.BinaryOp]string{sql.Add: "+", sql.Sub: "-", sql.Mul: "*"}[e.Op]
 		return val{v: l.v.Clone().Op(op).Add(r.v.Clone()), ok: ok, t: t}
 	case t.Kind == types.DateKind || t.Kind == types.TimestampKind || t.Kind == types.TimestampNTZKind || t.Kind == types.IntervalKind:
-		// date ± int days, timestamp ± interval, timestamp - timestamp.
+		// date ± int days, timestamp ± interval, timestamp - timestamp,
+		// date or timestamp ± months (in the session time zone, but for
+		// a TIMESTAMP_NTZ).
+		fn := name + kindSuffix(l.t) + kindSuffix(r.t)
+		switch {
+		case l.t.Kind == types.TimestampNTZKind && r.t.Kind == types.YearMonthIntervalKind:
+			fn = name + "TimestampNTZYMInterval"
+		case l.t.Kind == types.TimestampNTZKind && r.t.Kind == types.TimestampNTZKind:
+			fn = "SubTimestampNTZTimestampNTZ"
+		}
 		res := b.fn.tmp("v")
-		b.add(jen.Id(res).Op(":=").Qual(pkgSQLFn, name+kindSuffix(l.t)+kindSuffix(r.t)).Call(l.v.Clone(), r.v.Clone()))
+		b.add(jen.Id(res).Op(":=").Qual(pkgSQLFn, fn).Call(l.v.Clone(), r.v.Clone()))
 		return val{v: jen.Id(res), ok: ok, t: t}
 	}
 	// Integral arithmetic and every division: helpers report overflow or
@@ -510,15 +541,16 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 // failing the row on overflow or a zero divisor.
 func (c *exprCompiler) intervalByNumber(b *block, e *sql.Binary, name string, l, r val) val {
 	args := []jen.Code{l.v.Clone()}
+	name += kindSuffix(l.t)
 	switch {
 	case r.t.Kind == types.DecimalKind:
-		name += "IntervalDecimal"
+		name += "Decimal"
 		args = append(args, r.v.Clone(), jen.Lit(r.t.Scale))
 	case r.t.IsFloating():
-		name += "IntervalDouble"
+		name += "Double"
 		args = append(args, jen.Float64().Call(r.v.Clone()))
 	default:
-		name += "IntervalInt"
+		name += "Int"
 		args = append(args, jen.Int64().Call(r.v.Clone()))
 	}
 	ok := okAnd(l, r)
@@ -545,6 +577,8 @@ func kindSuffix(t types.Type) string {
 		return "Timestamp"
 	case types.IntervalKind:
 		return "Interval"
+	case types.YearMonthIntervalKind:
+		return "YMInterval"
 	case types.IntKind, types.ShortKind, types.ByteKind, types.LongKind:
 		return "Int"
 	}

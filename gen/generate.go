@@ -254,6 +254,7 @@ func typeLit(t types.Type) jen.Code {
 		types.FloatKind: "FloatType", types.DoubleKind: "DoubleType", types.StringKind: "StringType",
 		types.BinaryKind: "BinaryType", types.DateKind: "DateType", types.TimestampKind: "TimestampType",
 		types.TimestampNTZKind: "TimestampNTZType", types.IntervalKind: "IntervalType",
+		types.YearMonthIntervalKind: "YearMonthIntervalType",
 	}
 	switch t.Kind {
 	case types.DecimalKind:

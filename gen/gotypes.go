@@ -146,6 +146,8 @@ func (r *typeRegistry) baseType(t types.Type) *jen.Statement {
 		return jen.Qual(pkgTypes, "Timestamp")
 	case types.IntervalKind:
 		return jen.Qual(pkgTypes, "Interval")
+	case types.YearMonthIntervalKind:
+		return jen.Qual(pkgTypes, "YearMonthInterval")
 	case types.VoidKind:
 		return jen.Struct()
 	case types.ArrayKind:

@@ -31,7 +31,7 @@ func appendOrdered(dst []byte, v any, t types.Type) []byte {
 		}
 		return append(dst, 0)
 	case types.ByteKind, types.ShortKind, types.IntKind, types.LongKind,
-		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind:
+		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind, types.YearMonthIntervalKind:
 		return appendInt(dst, asInt(v))
 	case types.FloatKind, types.DoubleKind:
 		var f float64
@@ -97,6 +97,8 @@ func asInt(v any) int64 {
 	case types.Timestamp:
 		return int64(x)
 	case types.Interval:
+		return int64(x)
+	case types.YearMonthInterval:
 		return int64(x)
 	}
 	return 0

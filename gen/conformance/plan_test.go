@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // view is a temporary view a golden file defines (CREATE TEMPORARY VIEW);
@@ -40,6 +42,13 @@ type query struct {
 	// table otherwise (N from the first row of Spark's output; queries
 	// with ORDER BY or no rows are not evaluated instead).
 	Columns int
+	// Intervals, when not nil, marks the result columns that are ANSI
+	// intervals (their kind; types.InvalidKind for the others): a
+	// table cannot hold them (Delta has no interval type), so the
+	// query runs with its columns renamed c1..cN (Columns) and those
+	// cast to STRING, which the read-back turns into Spark's HIVE_STYLE
+	// text (hiveInterval).
+	Intervals []types.Kind
 }
 
 // SQL is the materialized view's query: the golden query, or when its
@@ -49,10 +58,21 @@ func (q *query) SQL() string {
 		return q.Block.SQL
 	}
 	cols := make([]string, q.Columns)
+	sel := "*"
 	for i := range cols {
 		cols[i] = fmt.Sprintf("c%d", i+1)
 	}
-	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS q(%s)", q.Block.SQL, strings.Join(cols, ", "))
+	if q.Intervals != nil {
+		items := make([]string, len(cols))
+		for i, c := range cols {
+			items[i] = c
+			if q.Intervals[i] != types.InvalidKind {
+				items[i] = fmt.Sprintf("CAST(%s AS STRING) AS %s", c, c)
+			}
+		}
+		sel = strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("SELECT %s FROM (\n%s\n) AS q(%s)", sel, q.Block.SQL, strings.Join(cols, ", "))
 }
 
 // ID is the query's identifier in the known-failures list: "FILE:INDEX".

@@ -137,6 +137,15 @@ func runFile(t *testing.T, qs []*query) map[*query]*outcome {
 			*o = outcome{}
 			_, _, o.Rejected, o.Codes, o.Crash = load(specText(q.Views, []*query{q}))
 		}
+		if slices.Contains(o.Codes, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE") {
+			// Interval columns, which no table holds: run the query
+			// with them cast to STRING (see query.Intervals).
+			if kinds := intervalColumns(q); kinds != nil {
+				q.Columns, q.Intervals = len(kinds), kinds
+				*o = outcome{}
+				_, _, o.Rejected, o.Codes, o.Crash = load(specText(q.Views, []*query{q}))
+			}
+		}
 		if o.Rejected == "" && o.Crash == "" {
 			accepted = append(accepted, q)
 		}
@@ -346,7 +355,7 @@ func runProgram(t *testing.T, prog string, p *spec.Pipeline, qs []*query, out ma
 			o.RunError = st.message
 			o.Codes = append(o.Codes, errorClasses(st.message)...)
 		default:
-			rows, err := readTable(p, warehouse, name)
+			rows, err := readTable(p, warehouse, name, q.Intervals)
 			if err != nil {
 				o.Crash = "reading the table back: " + err.Error()
 			} else {
@@ -449,7 +458,7 @@ func errorClasses(msg string) []string {
 
 // readTable reads a materialized view's rows, rendered as Spark prints
 // them, in the table's order.
-func readTable(p *spec.Pipeline, warehouse, name string) ([]string, error) {
+func readTable(p *spec.Pipeline, warehouse, name string, intervals []types.Kind) ([]string, error) {
 	var schema types.Schema
 	for _, d := range p.Tables {
 		if d.Name == name {
@@ -468,6 +477,11 @@ func readTable(p *spec.Pipeline, warehouse, name string) ([]string, error) {
 	}
 	out := make([]string, len(rows))
 	for i, r := range rows {
+		for j, k := range intervals {
+			if s, ok := r[j].(string); ok && k != types.InvalidKind {
+				r[j] = hiveInterval(s)
+			}
+		}
 		out[i] = renderRow(r, schema)
 	}
 	return out, nil

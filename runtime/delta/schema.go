@@ -65,6 +65,8 @@ var primitiveNames = map[types.Kind]string{
 	types.TimestampKind:    "timestamp",
 	types.TimestampNTZKind: "timestamp_ntz",
 	types.IntervalKind:     "interval day to second",
+
+	types.YearMonthIntervalKind: "interval year to month",
 }
 
 func writeType(b *bytes.Buffer, t types.Type) {

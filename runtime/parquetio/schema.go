@@ -169,7 +169,7 @@ func physicalKind(t types.Type) parquet.Kind {
 	switch t.Kind {
 	case types.BooleanKind:
 		return parquet.Boolean
-	case types.ByteKind, types.ShortKind, types.IntKind, types.DateKind, types.VoidKind:
+	case types.ByteKind, types.ShortKind, types.IntKind, types.DateKind, types.VoidKind, types.YearMonthIntervalKind:
 		return parquet.Int32
 	case types.LongKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind:
 		return parquet.Int64
@@ -209,7 +209,7 @@ func nodeFor(t types.Type, optional bool) parquet.Node {
 		n = parquet.Int(8)
 	case types.ShortKind:
 		n = parquet.Int(16)
-	case types.IntKind, types.VoidKind:
+	case types.IntKind, types.VoidKind, types.YearMonthIntervalKind:
 		n = parquet.Leaf(parquet.Int32Type)
 	case types.LongKind, types.IntervalKind:
 		n = parquet.Leaf(parquet.Int64Type)

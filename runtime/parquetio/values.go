@@ -203,6 +203,10 @@ func leafValue(v any, t types.Type) (parquet.Value, error) {
 		if x, ok := v.(types.Interval); ok {
 			return parquet.Int64Value(int64(x)), nil
 		}
+	case types.YearMonthIntervalKind:
+		if x, ok := v.(types.YearMonthInterval); ok {
+			return parquet.Int32Value(int32(x)), nil
+		}
 	case types.DecimalKind:
 		if x, ok := v.(types.Decimal); ok {
 			return decimalValue(x, t)
@@ -254,6 +258,8 @@ func canonicalConv(t types.Type) func(parquet.Value) (any, error) {
 		return func(v parquet.Value) (any, error) { return types.Timestamp(v.Int64()), nil }
 	case types.IntervalKind:
 		return func(v parquet.Value) (any, error) { return types.Interval(v.Int64()), nil }
+	case types.YearMonthIntervalKind:
+		return func(v parquet.Value) (any, error) { return types.YearMonthInterval(v.Int32()), nil }
 	case types.DecimalKind:
 		switch physicalKind(t) {
 		case parquet.Int32:

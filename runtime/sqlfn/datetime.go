@@ -276,16 +276,31 @@ func SubTimestampInterval(ts types.Timestamp, iv types.Interval) types.Timestamp
 	return ts - types.Timestamp(iv)
 }
 
-// SubTimestampTimestamp returns a - b as an INTERVAL DAY TO SECOND.
+// SubTimestampTimestamp returns a - b as an INTERVAL DAY TO SECOND: the
+// difference of their local date-times in the session time zone, as
+// Spark's subtractTimestamps (across a daylight saving change it is not the
+// time elapsed).
 func SubTimestampTimestamp(a, b types.Timestamp) types.Interval {
+	loc := SessionTimeZone()
+	return types.Interval(toLocal(int64(a), loc) - toLocal(int64(b), loc))
+}
+
+// SubTimestampNTZTimestampNTZ returns a - b of two TIMESTAMP_NTZ values.
+func SubTimestampNTZTimestampNTZ(a, b types.Timestamp) types.Interval {
 	return types.Interval(a - b)
 }
 
 // AddIntervalInterval returns a + b.
-func AddIntervalInterval(a, b types.Interval) types.Interval { return a + b }
+func AddIntervalInterval(a, b types.Interval) (types.Interval, bool) {
+	r, ok := Add(int64(a), int64(b))
+	return types.Interval(r), ok
+}
 
 // SubIntervalInterval returns a - b.
-func SubIntervalInterval(a, b types.Interval) types.Interval { return a - b }
+func SubIntervalInterval(a, b types.Interval) (types.Interval, bool) {
+	r, ok := Sub(int64(a), int64(b))
+	return types.Interval(r), ok
+}
 
 // DateTrunc returns ts truncated to unit in the session time zone (Spark's
 // date_trunc). Units, case-insensitive: YEAR, YYYY, YY, QUARTER, MONTH, MM,

@@ -61,9 +61,17 @@ func TestDateParts(t *testing.T) {
 	x := ts(t, 2024, 1, 1, 0, 0, 0, 0)
 	iv := types.Interval(90 * microsPerMinute)
 	if AddTimestampInterval(x, iv) != ts(t, 2024, 1, 1, 1, 30, 0, 0) || AddIntervalTimestamp(iv, x) != AddTimestampInterval(x, iv) ||
-		SubTimestampInterval(x, iv) != ts(t, 2023, 12, 31, 22, 30, 0, 0) || SubTimestampTimestamp(AddTimestampInterval(x, iv), x) != iv ||
-		AddIntervalInterval(iv, iv) != 2*iv || SubIntervalInterval(iv, iv) != 0 {
+		SubTimestampInterval(x, iv) != ts(t, 2023, 12, 31, 22, 30, 0, 0) || SubTimestampTimestamp(AddTimestampInterval(x, iv), x) != iv {
 		t.Error("timestamp/interval arithmetic")
+	}
+	if s, ok := AddIntervalInterval(iv, iv); !ok || s != 2*iv {
+		t.Errorf("AddIntervalInterval = %v, %v", s, ok)
+	}
+	if d, ok := SubIntervalInterval(iv, iv); !ok || d != 0 {
+		t.Errorf("SubIntervalInterval = %v, %v", d, ok)
+	}
+	if _, ok := AddIntervalInterval(math.MaxInt64, 1); ok {
+		t.Error("AddIntervalInterval did not report the overflow")
 	}
 	y := ts(t, 1969, 12, 31, 23, 59, 58, 999999)
 	if Hour(y) != 23 || Minute(y) != 59 || Second(y) != 58 {

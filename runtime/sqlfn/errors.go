@@ -79,6 +79,10 @@ func ArithmeticError(op, typ string, l, r any) error {
 		return &Error{Class: "NUMERIC_VALUE_OUT_OF_RANGE", Message: "the result of " + expr + " cannot be represented as " + typ,
 			Hint: "use " + o.try + " to return NULL instead, or cast the operands to a type with more digits"}
 	}
+	if strings.HasPrefix(typ, "INTERVAL") {
+		return &Error{Class: "INTERVAL_ARITHMETIC_OVERFLOW", Message: strings.ToLower(typ) + " overflow: " + expr,
+			Hint: "use " + o.try + " to tolerate overflow and return NULL instead"}
+	}
 	hint := "use a wider type, or " + o.try + " to return NULL instead"
 	if o.try == "" {
 		hint = "use a wider type"

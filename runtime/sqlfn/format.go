@@ -196,6 +196,8 @@ func FormatValue(v any) string {
 		return FormatTimestamp(x)
 	case types.Interval:
 		return FormatInterval(x)
+	case types.YearMonthInterval:
+		return CastYMIntervalString(x)
 	}
 	return fmt.Sprint(v)
 }

@@ -275,26 +275,9 @@ func CastStringDate(s string) (types.Date, bool) {
 // castStringToDayTimeInterval, case-insensitive keywords). Hours are 0-23,
 // minutes and seconds 0-59, up to 9 fraction digits (cut to µs).
 func CastStringInterval(s string) (types.Interval, bool) {
-	s = trimCast(s)
-	neg := false
-	if len(s) >= 8 && strings.EqualFold(s[:8], "interval") {
-		s = strings.TrimLeft(s[8:], " ")
-		if s != "" && (s[0] == '+' || s[0] == '-') {
-			neg = s[0] == '-'
-			s = s[1:]
-		}
-		if len(s) < 2 || (s[0] != '\'' && s[0] != '"') {
-			return 0, false
-		}
-		end := strings.IndexByte(s[1:], s[0])
-		if end < 0 {
-			return 0, false
-		}
-		body, rest := s[1:1+end], s[2+end:]
-		if !strings.EqualFold(strings.Join(strings.Fields(rest), " "), "DAY TO SECOND") {
-			return 0, false
-		}
-		s = body
+	s, neg, ok := intervalLiteralBody(trimCast(s), "DAY TO SECOND")
+	if !ok {
+		return 0, false
 	}
 	v, ok := parseDayTime(s)
 	if !ok {
@@ -304,6 +287,33 @@ func CastStringInterval(s string) (types.Interval, bool) {
 		v = -v
 	}
 	return types.Interval(v), true
+}
+
+// intervalLiteralBody returns the quoted value of the literal form
+// INTERVAL [+-]'value' QUALIFIER of s (keywords in any case) and whether it
+// was negated; s itself when it is not that form; ok is false for a
+// literal form with another qualifier or an unclosed quote.
+func intervalLiteralBody(s, qualifier string) (body string, neg, ok bool) {
+	if len(s) < 8 || !strings.EqualFold(s[:8], "interval") {
+		return s, false, true
+	}
+	s = strings.TrimLeft(s[8:], " ")
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) < 2 || (s[0] != '\'' && s[0] != '"') {
+		return "", false, false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false, false
+	}
+	body, rest := s[1:1+end], s[2+end:]
+	if !strings.EqualFold(strings.Join(strings.Fields(rest), " "), qualifier) {
+		return "", false, false
+	}
+	return body, neg, true
 }
 
 // parseDayTime parses `[+-]d h:m:s[.fraction]` into µs.

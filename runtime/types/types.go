@@ -39,6 +39,10 @@ const (
 	ArrayKind             // ARRAY<elem>
 	MapKind               // MAP<key, value>
 	StructKind            // STRUCT<name: type, ...>
+	// YearMonthIntervalKind is INTERVAL YEAR TO MONTH (and INTERVAL YEAR,
+	// INTERVAL MONTH), Go YearMonthInterval (a number of months). It comes
+	// last so that the numbers of the kinds before it stay as they were.
+	YearMonthIntervalKind
 )
 
 var kindNames = [...]string{
@@ -61,6 +65,8 @@ var kindNames = [...]string{
 	ArrayKind:        "ARRAY",
 	MapKind:          "MAP",
 	StructKind:       "STRUCT",
+
+	YearMonthIntervalKind: "INTERVAL YEAR TO MONTH",
 }
 
 // String returns the kind's Spark SQL name, e.g. "BIGINT".
@@ -95,6 +101,12 @@ type Type struct {
 	ValueContainsNull bool
 	// Fields are the fields of a STRUCT, in order.
 	Fields []Field
+	// Days marks an INTERVAL DAY TO SECOND of whole days, Spark's
+	// INTERVAL DAY (DayTimeIntervalType(DAY, DAY): a literal of days or
+	// weeks, a DATE minus a DATE): a DATE plus or minus it is a DATE
+	// (date_add). It is a property of the value, not of the type's
+	// identity: Equal ignores it.
+	Days bool
 }
 
 // Field is a named, typed column or struct field.
@@ -122,6 +134,10 @@ var (
 	TimestampType    = Type{Kind: TimestampKind}
 	TimestampNTZType = Type{Kind: TimestampNTZKind}
 	IntervalType     = Type{Kind: IntervalKind}
+	// DayIntervalType is INTERVAL DAY TO SECOND of whole days (see Type.Days).
+	DayIntervalType = Type{Kind: IntervalKind, Days: true}
+	// YearMonthIntervalType is INTERVAL YEAR TO MONTH.
+	YearMonthIntervalType = Type{Kind: YearMonthIntervalKind}
 )
 
 // DecimalOf returns DECIMAL(precision, scale).
@@ -164,6 +180,10 @@ func (t Type) IsIntegral() bool {
 
 // IsFloating reports whether t is FLOAT or DOUBLE.
 func (t Type) IsFloating() bool { return t.Kind == FloatKind || t.Kind == DoubleKind }
+
+// IsInterval reports whether t is an ANSI interval: INTERVAL DAY TO SECOND
+// or INTERVAL YEAR TO MONTH.
+func (t Type) IsInterval() bool { return t.Kind == IntervalKind || t.Kind == YearMonthIntervalKind }
 
 // IsNested reports whether t is an ARRAY, MAP or STRUCT.
 func (t Type) IsNested() bool {

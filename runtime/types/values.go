@@ -30,6 +30,10 @@ type Timestamp int64
 // Interval is an INTERVAL DAY TO SECOND value in microseconds.
 type Interval int64
 
+// YearMonthInterval is an INTERVAL YEAR TO MONTH value: a number of months
+// (Spark's YearMonthIntervalType, an int of months).
+type YearMonthInterval int32
+
 const microsPerDay = 86_400_000_000
 
 // Time returns t as a time.Time in UTC.

@@ -174,7 +174,8 @@ func TestCheckExprTypes(t *testing.T) {
 		{"ts + iv", "TIMESTAMP", "(ts#13 + iv#16)"},
 		{"iv + ts", "TIMESTAMP", "(ts#13 + iv#16)"},
 		{"ntz - INTERVAL '15' MINUTE", "TIMESTAMP_NTZ", "(ntz#14 - INTERVAL '0 00:15:00' DAY TO SECOND)"},
-		{"dt + INTERVAL 1 DAY", "TIMESTAMP", "(CAST(dt#12 AS TIMESTAMP) + INTERVAL '1 00:00:00' DAY TO SECOND)"},
+		{"dt + INTERVAL 1 DAY", "DATE", "date_add(dt#12, date_part(\"DAY\", INTERVAL '1 00:00:00' DAY TO SECOND))"},
+		{"dt + INTERVAL 25 HOURS", "TIMESTAMP", "(CAST(dt#12 AS TIMESTAMP) + INTERVAL '1 01:00:00' DAY TO SECOND)"},
 		{"iv * 2", "INTERVAL DAY TO SECOND", "(iv#16 * 2)"},
 		{"iv + iv", "INTERVAL DAY TO SECOND", "(iv#16 + iv#16)"},
 		// Comparisons.

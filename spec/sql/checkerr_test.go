@@ -45,6 +45,7 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT * FROM t1 WHERE x", `23-24 DATATYPE_MISMATCH the WHERE condition must be BOOLEAN, not BIGINT`},
 		{"SELECT i + bool FROM nums", `9-10 DATATYPE_MISMATCH the + operator cannot be applied to INT and BOOLEAN`},
 		{"SELECT dt + dt FROM nums", `10-11 DATATYPE_MISMATCH the + operator cannot be applied to DATE and DATE (add or subtract an INTERVAL or a number of days)`},
+		{"SELECT EXTRACT(fortnight FROM ts) FROM nums", `15-24 INVALID_EXTRACT_FIELD cannot extract "fortnight" (use YEAR, YEAROFWEEK, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DAYOFWEEK_ISO, DOY, HOUR, MINUTE or SECOND)`},
 		{"SELECT i = bool FROM nums", `9-10 DATATYPE_MISMATCH cannot compare INT with BOOLEAN (cast one side to the other's type)`},
 		{"SELECT m = m FROM nums", `9-10 DATATYPE_MISMATCH values of type MAP<STRING, BIGINT> cannot be compared`},
 		{"SELECT upper(arr) FROM nums", `13-16 DATATYPE_MISMATCH argument 1 of upper must be STRING, not ARRAY<INT>`},

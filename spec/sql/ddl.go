@@ -152,29 +152,33 @@ func (p *parser) typeInt() int {
 	return n
 }
 
-// parseIntervalType parses INTERVAL DAY [TO SECOND] and the other
-// day-time qualifiers, all of which are INTERVAL DAY TO SECOND in pipegen.
+// parseIntervalType parses INTERVAL YEAR [TO MONTH], INTERVAL MONTH (all
+// INTERVAL YEAR TO MONTH in pipegen), INTERVAL DAY [TO SECOND] and the
+// other day-time qualifiers (all INTERVAL DAY TO SECOND).
 func (p *parser) parseIntervalType(kw token) types.Type {
 	from := p.peek()
 	unit, ym, ok := intervalUnit(from.val)
 	if from.kind != tWord || !ok || unit == "WEEK" || unit == "MILLISECOND" || unit == "MICROSECOND" {
-		p.fail(from, "expected DAY, HOUR, MINUTE or SECOND")
+		p.fail(from, "expected YEAR, MONTH, DAY, HOUR, MINUTE or SECOND")
 	}
 	p.advance()
-	end := from.end
 	if p.accept("TO") {
 		to := p.peek()
-		_, ym2, ok := intervalUnit(to.val)
-		if to.kind != tWord || !ok {
-			p.fail(to, "expected DAY, HOUR, MINUTE or SECOND")
+		toUnit, ym2, ok := intervalUnit(to.val)
+		if to.kind != tWord || !ok || ym != ym2 || intervalUnitRank(toUnit) < intervalUnitRank(unit) {
+			p.fail(to, "expected INTERVAL YEAR TO MONTH, or DAY, HOUR or MINUTE TO a smaller one of HOUR, MINUTE, SECOND")
 		}
-		ym = ym || ym2
-		end = p.advance().end
+		p.advance()
 	}
 	if ym {
-		p.errorAt(kw.pos, end, "UNSUPPORTED_DATATYPE", "use a day-time interval", "year-month intervals are not supported yet")
+		return types.YearMonthIntervalType
 	}
 	return types.IntervalType
+}
+
+// intervalUnitRank orders the units of an interval qualifier, larger first.
+func intervalUnitRank(unit string) int {
+	return strings.Index("YEAR MONTH DAY HOUR MINUTE SECOND", unit)
 }
 
 // parseField parses `name [:] type [NOT NULL] [COMMENT 'text']` (a struct

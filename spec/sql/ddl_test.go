@@ -86,7 +86,7 @@ func TestParseDDLErrors(t *testing.T) {
 		{"a INT NOT", "9-9 PARSE_SYNTAX_ERROR syntax error at end of input (expected NULL)"},
 		{"a INT, b BOGUS, c INT,", "9-14 UNSUPPORTED_DATATYPE unknown data type \"BOGUS\"; 22-22 PARSE_SYNTAX_ERROR syntax error at end of input (expected a field name)"},
 		{"a INT b INT", "6-7 PARSE_SYNTAX_ERROR syntax error at or near 'b' (expected end of input)"},
-		{"a INTERVAL YEAR TO MONTH", "2-24 UNSUPPORTED_DATATYPE year-month intervals are not supported yet (use a day-time interval)"},
+		{"a INTERVAL MONTH TO YEAR", "20-24 PARSE_SYNTAX_ERROR syntax error at or near 'YEAR' (expected INTERVAL YEAR TO MONTH, or DAY, HOUR or MINUTE TO a smaller one of HOUR, MINUTE, SECOND)"},
 		{"a MAP<INT>", "9-10 PARSE_SYNTAX_ERROR syntax error at or near '>' (expected ',')"},
 	}
 	for _, tt := range tests {

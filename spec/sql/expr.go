@@ -300,7 +300,7 @@ func (c *checker) unary(e *unaryExpr, ctx *exprCtx) Expr {
 		return &Unary{Op: BitNot, X: x, Type: t, Pos: e.pos}
 	}
 	switch {
-	case t.IsNumeric() || t.Kind == types.IntervalKind:
+	case t.IsNumeric() || t.IsInterval():
 	case t.Kind == types.StringKind || t.Kind == types.VoidKind:
 		x, t = c.castTo(x, types.DoubleType, e.x), types.DoubleType
 	default:
@@ -358,16 +358,8 @@ func (c *checker) arith(op BinaryOp, l, r Expr, la, ra astExpr, pos int) Expr {
 			return e
 		}
 	}
-	if lt.Kind == types.IntervalKind || rt.Kind == types.IntervalKind {
-		switch {
-		case (op == Add || op == Sub) && lt.Kind == rt.Kind:
-			return mk(l, r, lt)
-		case op == Mul && lt.Kind == types.IntervalKind && rt.IsNumeric(), op == Div && lt.Kind == types.IntervalKind && rt.IsNumeric():
-			return mk(l, r, lt)
-		case op == Mul && rt.Kind == types.IntervalKind && lt.IsNumeric():
-			return mk(r, l, rt)
-		}
-		return fail()
+	if lt.IsInterval() || rt.IsInterval() {
+		return c.intervalArith(op, l, r, la, ra, pos, mk, fail)
 	}
 	// A STRING operand is promoted (AnsiStringPromotionTypeCoercion).
 	if lt.Kind == types.StringKind || rt.Kind == types.StringKind {
@@ -443,6 +435,9 @@ func (c *checker) datetimeArith(op BinaryOp, l, r Expr, la, ra astExpr, pos int)
 	}
 	nullable := l.IsNullable() || r.IsNullable()
 	ival := types.IntervalKind
+	if e, ok := c.yearMonthDatetimeArith(op, l, r, la, ra, pos); ok {
+		return e, true
+	}
 	switch {
 	case op == Add && rk == ival && isDatetime(lk), op == Sub && rk == ival && isDatetime(lk):
 		if lk == types.DateKind {
@@ -477,9 +472,9 @@ func (c *checker) datetimeArith(op BinaryOp, l, r Expr, la, ra astExpr, pos int)
 		}
 		return &Binary{Op: Sub, L: l, R: r, Type: types.IntervalType, Nullable: nullable, Pos: pos}, true
 	case op == Sub && rk == types.DateKind && (lk == types.DateKind || lk == types.StringKind):
-		return &Binary{Op: Sub, L: c.castTo(l, types.DateType, la), R: r, Type: types.IntervalType, Nullable: nullable, Pos: pos}, true
+		return &Binary{Op: Sub, L: c.castTo(l, types.DateType, la), R: r, Type: types.DayIntervalType, Nullable: nullable, Pos: pos}, true
 	case op == Sub && lk == types.DateKind && rk == types.StringKind:
-		return &Binary{Op: Sub, L: l, R: c.castTo(r, types.DateType, ra), Type: types.IntervalType, Nullable: nullable, Pos: pos}, true
+		return &Binary{Op: Sub, L: l, R: c.castTo(r, types.DateType, ra), Type: types.DayIntervalType, Nullable: nullable, Pos: pos}, true
 	}
 	c.errorf(pos, pos+1, "DATATYPE_MISMATCH", "add or subtract an INTERVAL or a number of days",
 		"the %s operator cannot be applied to %s and %s", op, lt, rt)
@@ -790,6 +785,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	name := e.name.name
 	fn := LookupFunction(name)
 	if fn == nil {
+		if x, ok := c.refuseMakeInterval(e); ok {
+			return x
+		}
 		hint := ""
 		if s := suggest(name, functionNames()); s != "" {
 			hint = fmt.Sprintf("did you mean %q?", s)
@@ -869,6 +867,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	}
 	if failed {
 		return bad
+	}
+	if x, ok := c.intervalCall(fn, e, args, ctx); ok {
+		return x
 	}
 	if fn.Name == "lpad" || fn.Name == "rpad" {
 		args = c.padArgs(args, e.args)

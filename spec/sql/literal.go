@@ -360,7 +360,7 @@ func parseZone(zone string, days, micros int64) (int64, bool) {
 }
 
 // intervalUnits are the day-time interval units and their length in
-// microseconds; year-month units are not supported yet.
+// microseconds (YEAR and MONTH, the year-month units, are apart).
 var intervalUnits = map[string]int64{
 	"WEEK":        7 * 86_400_000_000,
 	"DAY":         86_400_000_000,
@@ -384,8 +384,10 @@ func intervalUnit(word string) (unit string, ym, ok bool) {
 		}
 	}
 	switch u {
-	case "YEAR", "YEARS", "MONTH", "MONTHS":
-		return u, true, true
+	case "YEAR", "YEARS":
+		return "YEAR", true, true
+	case "MONTH", "MONTHS":
+		return "MONTH", true, true
 	}
 	return "", false, false
 }
@@ -408,34 +410,6 @@ func intervalValue(num string, unit string) (int64, bool) {
 		return 0, false
 	}
 	return n.Int64(), true
-}
-
-// parseIntervalString parses the multi-unit form '1 day 2 hours' (an
-// optional leading "interval" word is allowed).
-func parseIntervalString(s string) (int64, string) {
-	fields := strings.Fields(s)
-	if len(fields) > 0 && strings.EqualFold(fields[0], "interval") {
-		fields = fields[1:]
-	}
-	if len(fields) == 0 || len(fields)%2 != 0 {
-		return 0, fmt.Sprintf("cannot parse %q as an interval", s)
-	}
-	var total int64
-	for i := 0; i < len(fields); i += 2 {
-		unit, ym, ok := intervalUnit(fields[i+1])
-		if !ok {
-			return 0, fmt.Sprintf("unknown interval unit %q", fields[i+1])
-		}
-		if ym {
-			return 0, "year-month intervals are not supported yet"
-		}
-		v, ok := intervalValue(fields[i], unit)
-		if !ok {
-			return 0, fmt.Sprintf("cannot parse %q as an interval", s)
-		}
-		total += v
-	}
-	return total, ""
 }
 
 // parseIntervalFields parses the ANSI forms '1 02:03:04.5' DAY TO SECOND,

@@ -298,6 +298,8 @@ func literalSQL(t types.Type, v any) string {
 		return "TIMESTAMP '" + v.String() + "'"
 	case types.Interval:
 		return formatInterval(int64(v))
+	case types.YearMonthInterval:
+		return formatYearMonthInterval(int32(v))
 	case []byte:
 		return fmt.Sprintf("X'%X'", v)
 	}

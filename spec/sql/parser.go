@@ -1806,37 +1806,26 @@ func (p *parser) parseCase() astExpr {
 	return c
 }
 
-// extractFields maps EXTRACT fields to the function computing them.
-var extractFields = map[string]string{
-	"YEAR": "year", "YEARS": "year", "Y": "year", "YR": "year", "YRS": "year", "YYYY": "year",
-	"QUARTER": "quarter", "QTR": "quarter",
-	"MONTH": "month", "MONTHS": "month", "MON": "month", "MONS": "month",
-	"WEEK": "weekofyear", "WEEKS": "weekofyear", "W": "weekofyear",
-	"DAY": "day", "DAYS": "day", "D": "day",
-	"DAYOFWEEK": "dayofweek", "DOW": "dayofweek", "DOY": "dayofyear",
-	"HOUR": "hour", "HOURS": "hour", "H": "hour", "HR": "hour", "HRS": "hour",
-	"MINUTE": "minute", "MINUTES": "minute", "M": "minute", "MIN": "minute", "MINS": "minute",
-	"SECOND": "second", "SECONDS": "second", "S": "second", "SEC": "second", "SECS": "second",
-}
-
-// parseExtract turns EXTRACT(field FROM x) into a call of the function that
-// computes the field.
+// parseExtract turns EXTRACT(field FROM x), and EXTRACT('field', x), into
+// date_part('field', x), which the checker resolves by the field and x's
+// type.
 func (p *parser) parseExtract() astExpr {
 	t := p.advance()
 	p.advance()
-	f := p.ident("a date or time field")
-	fn, ok := extractFields[strings.ToUpper(f.name)]
-	if !ok {
-		p.errorAt(f.pos, f.end, "INVALID_EXTRACT_FIELD", "use YEAR, QUARTER, MONTH, WEEK, DAY, DAYOFWEEK, DOY, HOUR, MINUTE or SECOND",
-			"cannot extract %q", f.name)
-		fn = "year"
+	var field astExpr
+	if f := p.peek(); f.kind == tString {
+		p.advance()
+		field = &litExpr{typ: types.StringType, val: f.val, text: p.text[f.pos:f.end], str: f.val, pos: f.pos, end: f.end}
+	} else {
+		id := p.ident("a date or time field")
+		field = &litExpr{typ: types.StringType, val: id.name, text: "'" + id.name + "'", str: id.name, pos: id.pos, end: id.end}
 	}
 	if !p.accept("FROM") {
 		p.expectOp(",")
 	}
 	x := p.parseExpr()
 	end := p.expectOp(")").end
-	return &callExpr{name: ident{name: fn, pos: t.pos, end: t.end}, args: []astExpr{x}, end: end}
+	return &callExpr{name: ident{name: "date_part", pos: t.pos, end: t.end}, args: []astExpr{field, x}, end: end}
 }
 
 // parseSubstringFrom parses SUBSTRING(x FROM a [FOR b]); it returns nil,
@@ -1943,77 +1932,4 @@ func parseHex(s string) ([]byte, bool) {
 		b[i] = v
 	}
 	return b, true
-}
-
-// parseInterval parses INTERVAL literals: INTERVAL '15' MINUTE,
-// INTERVAL 15 MINUTES, INTERVAL 1 DAY 2 HOURS, INTERVAL '1 day 2 hours'
-// and INTERVAL '1 02:03:04' DAY TO SECOND. Only day-time intervals are
-// supported.
-func (p *parser) parseInterval() astExpr {
-	kw := p.advance()
-	var total int64
-	end := kw.end
-	units := 0
-	for {
-		neg := false
-		t := p.peek()
-		if (t.isOp("-") || t.isOp("+")) && (p.peekAt(1).kind == tString || p.peekAt(1).kind == tNumber) {
-			neg = t.isOp("-")
-			p.advance()
-			t = p.peek()
-		}
-		if t.kind != tString && t.kind != tNumber {
-			if units == 0 {
-				p.fail(t, "expected an interval value")
-			}
-			break
-		}
-		u := p.peekAt(1)
-		unit, ym, isUnit := intervalUnit(u.val)
-		if u.kind != tWord || !isUnit {
-			if units > 0 {
-				break
-			}
-			if t.kind == tNumber {
-				p.fail(u, "expected an interval unit such as DAY, HOUR, MINUTE or SECOND")
-			}
-			// INTERVAL '1 day 2 hours'
-			p.advance()
-			v, msg := parseIntervalString(t.val)
-			if msg != "" {
-				p.errorAt(t.pos, t.end, "INVALID_INTERVAL_FORMAT", "", "%s", msg)
-			}
-			if neg {
-				v = -v
-			}
-			return &litExpr{typ: types.IntervalType, val: types.Interval(v), text: p.text[kw.pos:t.end], pos: kw.pos, end: t.end}
-		}
-		p.advance()
-		p.advance()
-		end = u.end
-		units++
-		if ym {
-			p.errorAt(u.pos, u.end, "UNSUPPORTED_FEATURE", "use days, hours, minutes or seconds", "year-month intervals are not supported yet")
-			continue
-		}
-		var v int64
-		ok := true
-		if p.peek().is("TO") && t.kind == tString {
-			p.advance()
-			to := p.ident("an interval unit")
-			end = to.end
-			toUnit, _, _ := intervalUnit(to.name)
-			v, ok = parseIntervalFields(t.val, unit, toUnit)
-		} else {
-			v, ok = intervalValue(t.val, unit)
-		}
-		if !ok {
-			p.errorAt(t.pos, u.end, "INVALID_INTERVAL_FORMAT", "", "cannot parse %s %s as an interval", t.describe(), u.val)
-		}
-		if neg {
-			v = -v
-		}
-		total += v
-	}
-	return &litExpr{typ: types.IntervalType, val: types.Interval(total), text: p.text[kw.pos:end], pos: kw.pos, end: end}
 }

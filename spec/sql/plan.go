@@ -293,7 +293,8 @@ type ColumnRef struct {
 
 // Literal is a constant. Value holds the Go representation of Type (see
 // package types): nil for NULL, bool, int8/16/32/64, float32/64,
-// types.Decimal, string, []byte, types.Date, types.Timestamp, types.Interval.
+// types.Decimal, string, []byte, types.Date, types.Timestamp, types.Interval,
+// types.YearMonthInterval.
 type Literal struct {
 	Value any
 	Type  types.Type
