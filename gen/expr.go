@@ -525,6 +525,11 @@ func (c *exprCompiler) arith(b *block, e *sql.Binary, l, r val) val {
 		b.add(jen.Id(res).Op(":=").Qual(pkgSQLFn, fn).Call(l.v.Clone(), r.v.Clone()))
 		return val{v: jen.Id(res), ok: ok, t: t}
 	}
+	if e.Op == sql.IntDiv && l.t.IsInterval() {
+		// interval div interval: the quotient of the months or
+		// microseconds.
+		l, r = val{v: jen.Int64().Call(l.v), ok: l.ok, t: types.LongType}, val{v: jen.Int64().Call(r.v), ok: r.ok, t: types.LongType}
+	}
 	// Integral arithmetic and every division: helpers report overflow or
 	// division by zero, which fail the row under ANSI semantics.
 	res, good := b.fn.tmp("v"), b.fn.tmp("good")

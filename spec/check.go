@@ -240,8 +240,11 @@ func (r *resolver) storableColumns(rl *rel, fn *flowNode, out []Column) {
 		if !hasInterval(c.Type) {
 			continue
 		}
-		r.errorf(fn.text.Pos, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
-			"cast it to STRING, or store a number, e.g. unix_micros(b) - unix_micros(a) for the microseconds between two timestamps",
+		hint := "cast it to STRING, or store a number, e.g. unix_micros(b) - unix_micros(a) for the microseconds between two timestamps"
+		if c.Type.Kind == types.YearMonthIntervalKind {
+			hint = "cast it to STRING (CAST(x AS STRING) is INTERVAL '1-2' YEAR TO MONTH), or store its months: extract(YEAR FROM x) * 12 + extract(MONTH FROM x)"
+		}
+		r.errorf(fn.text.Pos, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE", hint,
 			"column %q of %q is of type %s, which a Delta table cannot store", c.Name, rl.name, c.Type)
 		fn.failed = true
 	}
@@ -249,9 +252,10 @@ func (r *resolver) storableColumns(rl *rel, fn *flowNode, out []Column) {
 
 // hasInterval reports whether t is or holds an interval.
 func hasInterval(t types.Type) bool {
-	switch t.Kind {
-	case types.IntervalKind:
+	if t.IsInterval() {
 		return true
+	}
+	switch t.Kind {
 	case types.ArrayKind:
 		return hasInterval(*t.Elem)
 	case types.MapKind:

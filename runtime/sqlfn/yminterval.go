@@ -288,3 +288,15 @@ func SecondNTZ(ts types.Timestamp) int32 {
 	_, _, _, s, _ := timestampFields(int64(ts))
 	return int32(s)
 }
+
+// AbsInterval returns |iv|; ok is false for the most negative interval.
+func AbsInterval(iv types.Interval) (types.Interval, bool) { return Abs(iv) }
+
+// AbsYMInterval returns |m|; ok is false for the most negative interval.
+func AbsYMInterval(m types.YearMonthInterval) (types.YearMonthInterval, bool) { return Abs(m) }
+
+// SignInterval returns signum(iv): -1.0, 0.0 or 1.0.
+func SignInterval(iv types.Interval) float64 { return Sign(int64(iv)) }
+
+// SignYMInterval returns signum(m): -1.0, 0.0 or 1.0.
+func SignYMInterval(m types.YearMonthInterval) float64 { return Sign(int64(m)) }

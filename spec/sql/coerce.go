@@ -209,7 +209,7 @@ func stringPromotion(a, b types.Type) (types.Type, bool) {
 		return types.DoubleType, true
 	case b.Kind == types.VoidKind:
 		return a, true
-	case b.Kind == types.IntervalKind || b.Kind == types.StringKind:
+	case b.IsInterval() || b.Kind == types.StringKind:
 		return types.Type{}, false
 	case isAtomic(b):
 		return b, true

@@ -158,7 +158,13 @@ func (p *parser) typeInt() int {
 func (p *parser) parseIntervalType(kw token) types.Type {
 	from := p.peek()
 	unit, ym, ok := intervalUnit(from.val)
-	if from.kind != tWord || !ok || unit == "WEEK" || unit == "MILLISECOND" || unit == "MICROSECOND" {
+	if from.kind != tWord || !ok {
+		// A bare INTERVAL is Spark's legacy CalendarIntervalType.
+		p.errorAt(kw.pos, kw.end, "UNSUPPORTED_DATATYPE", "write INTERVAL YEAR TO MONTH or INTERVAL DAY TO SECOND",
+			"INTERVAL without its fields is Spark's legacy calendar interval, which pipegen does not support")
+		return types.IntervalType
+	}
+	if unit == "WEEK" || unit == "MILLISECOND" || unit == "MICROSECOND" {
 		p.fail(from, "expected YEAR, MONTH, DAY, HOUR, MINUTE or SECOND")
 	}
 	p.advance()

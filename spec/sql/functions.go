@@ -565,7 +565,7 @@ var functionTable = []*Function{
 	{Name: "timestamp_micros", Impl: fallible("TimestampMicros"), Args: args(ArgLong), MinArgs: 1, Result: ResFixed, Type: types.TimestampType, Doc: "the timestamp a number of microseconds after the epoch"},
 
 	// Numbers.
-	{Name: "abs", Impl: withKind(fallible("Abs"), types.DecimalKind, "AbsDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResArg0, Doc: "the absolute value"},
+	{Name: "abs", Impl: withKind(withKind(withKind(fallible("Abs"), types.DecimalKind, "AbsDecimal"), types.IntervalKind, "AbsInterval"), types.YearMonthIntervalKind, "AbsYMInterval"), Args: args(ArgNumeric), MinArgs: 1, Result: ResArg0, Doc: "the absolute value"},
 	{Name: "round", Impl: withKind(fallible("Round"), types.DecimalKind, "RoundDecimal"), Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResRound,
 		Doc: "the value rounded half up to d decimal places (default 0)"},
 	{Name: "floor", Impl: withKind(fallible("Floor"), types.DecimalKind, "FloorDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the largest integer not greater than the value"},
@@ -581,7 +581,7 @@ var functionTable = []*Function{
 		Doc: "log(base, x), or the natural logarithm log(x); NULL when an argument is <= 0"},
 	{Name: "log2", Impl: nullOnFail("Log2"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways, Doc: "the base-2 logarithm; NULL for x <= 0"},
 	{Name: "cbrt", Impl: strict("Cbrt"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the cube root"},
-	{Name: "sign", Aliases: []string{"signum"}, Impl: withKind(strict("Sign"), types.DecimalKind, "SignDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.DoubleType,
+	{Name: "sign", Aliases: []string{"signum"}, Impl: withKind(withKind(withKind(strict("Sign"), types.DecimalKind, "SignDecimal"), types.IntervalKind, "SignInterval"), types.YearMonthIntervalKind, "SignYMInterval"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.DoubleType,
 		Doc: "-1.0, 0.0 or 1.0 as the value is negative, zero or positive"},
 	{Name: "mod", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Mod, Doc: "a % b: the remainder with the sign of a; a zero divisor is an error"},
 	{Name: "pmod", Impl: withKind(fallible("Pmod"), types.DecimalKind, ""), Args: args(ArgNumericCommon, ArgNumericCommon), MinArgs: 2, Result: ResCommon,

@@ -14,6 +14,7 @@ import (
 //   - interval * number, number * interval and interval / number are the
 //     interval's kind (a STRING or NULL number is cast to DOUBLE); a number
 //     divided by an interval is an error;
+//   - interval div interval of the same kind is a BIGINT;
 //   - a STRING ± INTERVAL DAY TO SECOND is the STRING of the TIMESTAMP it
 //     names moved by the interval (Spark casts it to TIMESTAMP and back).
 //
@@ -39,6 +40,12 @@ func (c *checker) intervalArith(op BinaryOp, l, r Expr, la, ra astExpr, pos int,
 			ts := c.castTo(s, types.TimestampType, sa)
 			moved := &Binary{Op: op, L: ts, R: iv, Type: types.TimestampType, Nullable: ts.IsNullable() || iv.IsNullable(), Pos: pos}
 			return c.castTo(moved, types.StringType, sa)
+		}
+	case IntDiv:
+		// interval div interval of one kind: a BIGINT (Spark's
+		// IntegralDivide of ANSI intervals).
+		if lt.IsInterval() && rt.Kind == lt.Kind {
+			return mk(l, r, types.LongType)
 		}
 	case Mul, Div:
 		iv, n, na := l, r, ra
@@ -221,6 +228,17 @@ func (c *checker) intervalCall(fn *Function, e *callExpr, args []Expr, ctx *expr
 	switch fn.Name {
 	case "date_part":
 		return c.datePart(e, args, ctx), true
+	case "abs", "sign":
+		// abs and signum of an interval (Spark's Abs, Signum): the
+		// interval's type, a DOUBLE.
+		if len(args) != 1 || !args[0].ResultType().IsInterval() {
+			return nil, false
+		}
+		t := args[0].ResultType()
+		if fn.Name == "sign" {
+			t = types.DoubleType
+		}
+		return &Call{Func: fn.Name, Args: args, Type: t, Nullable: args[0].IsNullable(), Pos: e.name.pos}, true
 	case "to_timestamp_ntz":
 		// Without a pattern Spark's ParseToTimestamp is a cast.
 		if len(args) != 1 {

@@ -139,7 +139,8 @@ func (p *parser) parseInterval() astExpr {
 				continue
 			case ym && ym2 && unit == "YEAR" && toUnit == "MONTH":
 				var msg string
-				months, msg = parseYearMonthString(t.val)
+				months, msg = parseYearMonthString(t.val, neg)
+				neg = false // applied: -'178956970-8' is the smallest INT
 				if msg != "" {
 					p.errorAt(t.pos, end, "INVALID_INTERVAL_FORMAT", "write the value as [+|-]years-months, e.g. '1-2'", "%s", msg)
 					continue
@@ -211,7 +212,7 @@ func isIntervalNumber(s string) bool {
 
 // yearMonthValue converts a whole number of years or months into months.
 func yearMonthValue(num, unit string) (int64, bool) {
-	num = strings.TrimSpace(num)
+	num = signedNumber(num)
 	n, ok := new(big.Int).SetString(strings.TrimPrefix(num, "+"), 10)
 	if !ok {
 		return 0, false
@@ -225,15 +226,29 @@ func yearMonthValue(num, unit string) (int64, bool) {
 	return n.Int64(), true
 }
 
+// signedNumber trims s and the white space between a leading sign and the
+// digits ('-\t 1' DAY is -1 day in Spark).
+func signedNumber(s string) string {
+	s = strings.TrimSpace(s)
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		return s[:1] + strings.TrimLeft(s[1:], " \t\n\r")
+	}
+	return s
+}
+
 // parseYearMonthString parses the value of INTERVAL '[+|-]y-m' YEAR TO
-// MONTH into months (Spark's fromYearMonthString): months 0 to 11, the
-// total within an INT.
-func parseYearMonthString(s string) (int64, string) {
+// MONTH into months (Spark's fromYearMonthString), negated when the
+// literal has a minus sign before the quote: months 0 to 11, the total
+// within an INT.
+func parseYearMonthString(s string, negated bool) (int64, string) {
 	body := strings.TrimSpace(s)
 	sign := int64(1)
+	if negated {
+		sign = -1
+	}
 	if body != "" && (body[0] == '-' || body[0] == '+') {
 		if body[0] == '-' {
-			sign = -1
+			sign = -sign
 		}
 		body = body[1:]
 	}

@@ -394,7 +394,7 @@ func intervalUnit(word string) (unit string, ym, ok bool) {
 
 // intervalValue multiplies a decimal number of units into microseconds.
 func intervalValue(num string, unit string) (int64, bool) {
-	num = strings.TrimSpace(num)
+	num = signedNumber(num)
 	r, ok := new(big.Rat).SetString(num)
 	if !ok {
 		return 0, false
@@ -450,7 +450,10 @@ func parseIntervalFields(s, from, to string) (int64, bool) {
 	var total int64
 	for i, p := range pieces {
 		unit := order[fi+i]
-		if unit != "SECOND" && strings.Contains(p, ".") {
+		whole, frac, dot := strings.Cut(p, ".")
+		if !allDigits(whole) || dot && (unit != "SECOND" || !allDigits(frac)) {
+			// Spark's day-time patterns take digits only:
+			// '-\t10 12:34:46' is refused.
 			return 0, false
 		}
 		v, ok := intervalValue(p, unit)
