@@ -356,7 +356,7 @@ func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sq
 	case "sum":
 		var add []jen.Code
 		switch a.Type.Kind {
-		case types.LongKind:
+		case types.LongKind, types.IntervalKind, types.YearMonthIntervalKind:
 			add = pc.checkedAdd(b, d(""), s(""), "Add", a.Type)
 		case types.DecimalKind:
 			add = pc.decimalAccumulate(b, d(""), a.Type.Scale, val{v: s(""), t: a.Type}, a.Type)
@@ -369,6 +369,8 @@ func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sq
 		if a.Type.Kind == types.DecimalKind {
 			sumT := types.DecimalOf(types.MaxDecimalPrecision, a.Args[0].ResultType().Scale)
 			add = pc.decimalAccumulate(b, d(""), sumT.Scale, val{v: s(""), t: sumT}, sumT)
+		} else if a.Type.IsInterval() {
+			add = pc.checkedAdd(b, d(""), s(""), "Add", a.Type)
 		} else {
 			add = []jen.Code{d("").Op("+=").Add(s(""))}
 		}
@@ -461,6 +463,8 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		sumT := jen.Float64()
 		if a.Type.Kind == types.DecimalKind {
 			sumT = jen.Qual(pkgTypes, "Decimal")
+		} else if a.Type.IsInterval() {
+			sumT = pc.reg.baseType(a.Type)
 		}
 		return []jen.Code{f("", sumT), f("N", jen.Int64())}
 	case "min", "max", "first", "last", "any_value", "first_value", "last_value":
@@ -549,6 +553,8 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		switch a.Type.Kind {
 		case types.LongKind:
 			add = pc.checkedAdd(ub, acc(""), jen.Int64().Call(x.v.Clone()), "Add", a.Type)
+		case types.IntervalKind, types.YearMonthIntervalKind:
+			add = pc.checkedAdd(ub, acc(""), x.v.Clone(), "Add", a.Type)
 		case types.DecimalKind:
 			add = pc.decimalAccumulate(ub, acc(""), a.Type.Scale, x, a.Type)
 		default:
@@ -566,6 +572,8 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		if a.Type.Kind == types.DecimalKind {
 			sumT := types.DecimalOf(types.MaxDecimalPrecision, x.t.Scale)
 			add = pc.decimalAccumulate(ub, acc(""), x.t.Scale, x, sumT)
+		} else if a.Type.IsInterval() {
+			add = pc.checkedAdd(ub, acc(""), x.v.Clone(), "Add", a.Type)
 		} else {
 			add = []jen.Code{acc("").Op("+=").Float64().Call(x.v.Clone())}
 		}
@@ -736,7 +744,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 			it := pc.fn.tmp("x")
 			body := []jen.Code{jen.Id(n).Op("++")}
 			sumT := a.Type
-			if a.Func != "sum" {
+			if a.Func != "sum" && !a.Type.IsInterval() {
 				sumT = types.DoubleType
 				if a.Type.Kind == types.DecimalKind {
 					sumT = types.DecimalOf(types.MaxDecimalPrecision, argT.Scale)
@@ -745,6 +753,8 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 			switch sumT.Kind {
 			case types.LongKind:
 				body = append(body, pc.checkedAdd(b, jen.Id(sum), jen.Int64().Call(jen.Id(it)), "Add", sumT)...)
+			case types.IntervalKind, types.YearMonthIntervalKind:
+				body = append(body, pc.checkedAdd(b, jen.Id(sum), jen.Id(it), "Add", sumT)...)
 			case types.DecimalKind:
 				body = append(body, pc.decimalAccumulate(b, jen.Id(sum), sumT.Scale, val{v: jen.Id(it), t: argT}, sumT)...)
 			default:
@@ -822,6 +832,14 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 // avgOf returns sum / n as type t (NULL when n is 0).
 func (pc *planCompiler) avgOf(b *block, sum, n jen.Code, sumT, t types.Type) val {
 	ok := jen.Add(n).Op(">").Lit(0)
+	if t.IsInterval() {
+		// The sum divided by the count, rounded HALF_UP (Spark's
+		// DivideYMInterval / DivideDTInterval); it cannot overflow.
+		v := pc.fn.tmp("avg")
+		b.add(jen.Var().Id(v).Add(pc.reg.baseType(t)))
+		b.add(jen.If(ok.Clone()).Block(jen.List(jen.Id(v), jen.Id("_")).Op("=").Qual(pkgSQLFn, "Div"+kindSuffix(t)+"Int").Call(sum, n)))
+		return val{v: jen.Id(v), ok: ok, t: t}
+	}
 	if t.Kind != types.DecimalKind {
 		v := pc.fn.tmp("avg")
 		b.add(jen.Var().Id(v).Float64())

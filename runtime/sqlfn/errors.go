@@ -119,6 +119,9 @@ func isZero(v any) bool {
 // ErrArithmeticOverflow is the row error of an overflowing unary operation
 // (negation, abs) whose result type has SQL name typ: ARITHMETIC_OVERFLOW.
 func ErrArithmeticOverflow(typ string) error {
+	if strings.HasPrefix(typ, "INTERVAL") {
+		return ErrIntervalOverflow(typ)
+	}
 	return &Error{Class: "ARITHMETIC_OVERFLOW", Message: strings.ToLower(typ) + " overflow",
 		Hint: "use a wider type"}
 }

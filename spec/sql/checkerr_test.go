@@ -49,7 +49,7 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT i = bool FROM nums", `9-10 DATATYPE_MISMATCH cannot compare INT with BOOLEAN (cast one side to the other's type)`},
 		{"SELECT m = m FROM nums", `9-10 DATATYPE_MISMATCH values of type MAP<STRING, BIGINT> cannot be compared`},
 		{"SELECT upper(arr) FROM nums", `13-16 DATATYPE_MISMATCH argument 1 of upper must be STRING, not ARRAY<INT>`},
-		{"SELECT sum(str), sum(dt) FROM nums", `21-23 DATATYPE_MISMATCH argument 1 of sum must be numeric, not DATE`},
+		{"SELECT sum(str), sum(dt) FROM nums", `21-23 DATATYPE_MISMATCH argument 1 of sum must be numeric or interval, not DATE`},
 		{"SELECT CAST(dt AS INT) FROM nums", `12-14 DATATYPE_MISMATCH cannot cast DATE to INT`},
 		{"SELECT NOT i FROM nums", `11-12 DATATYPE_MISMATCH the operand of NOT must be BOOLEAN, not INT`},
 		{"SELECT i AND bool FROM nums", `7-8 DATATYPE_MISMATCH the left operand of AND must be BOOLEAN, not INT`},

@@ -310,6 +310,11 @@ func implicitArg(t types.Type, r ArgRule) (types.Type, bool) {
 	k := t.Kind
 	void := k == types.VoidKind
 	switch r {
+	case ArgNumericOrInterval:
+		if t.IsInterval() {
+			return t, true
+		}
+		return implicitArg(t, ArgNumeric)
 	case ArgNumeric:
 		switch {
 		case t.IsNumeric():

@@ -1184,6 +1184,9 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 	case ResSum:
 		t := arg0()
 		switch {
+		case t.IsInterval():
+			// Spark's Sum of ANSI intervals: the interval's type.
+			return t, true
 		case t.IsIntegral():
 			return types.LongType, true
 		case t.Kind == types.DecimalKind:
@@ -1191,6 +1194,11 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 		}
 		return types.DoubleType, true
 	case ResAvg:
+		if t := arg0(); t.IsInterval() {
+			// Spark's Average of ANSI intervals: the interval's type,
+			// the sum divided by the count rounded HALF_UP.
+			return t, true
+		}
 		if t := arg0(); t.Kind == types.DecimalKind {
 			return boundedDecimal(t.Precision+4, t.Scale+4), true
 		}

@@ -100,6 +100,9 @@ const (
 	// ArgTimestampNTZ casts TIMESTAMP (to its wall-clock time in the
 	// session time zone), DATE, STRING and NULL to TIMESTAMP_NTZ.
 	ArgTimestampNTZ
+	// ArgNumericOrInterval is ArgNumeric that also takes an ANSI interval
+	// unchanged (sum's and avg's input).
+	ArgNumericOrInterval
 )
 
 var argRuleNames = [...]string{
@@ -113,6 +116,7 @@ var argRuleNames = [...]string{
 	ArgLong: "BIGINT", ArgNumericCommon: "numeric (common type)", ArgDoubleConst: "DOUBLE constant",
 	ArgLambda: "lambda function", ArgLongStringOrBinary: "BIGINT, STRING or BINARY",
 	ArgPercentages: "DOUBLE constant or ARRAY of them", ArgTimestampNTZ: "TIMESTAMP_NTZ",
+	ArgNumericOrInterval: "numeric or interval",
 }
 
 // String names the rule as the docs and error messages do, e.g. "STRING".
@@ -325,9 +329,9 @@ var functionTable = []*Function{
 		Doc: "number of rows (count(*)) or of rows where every argument is not NULL"},
 	{Name: "count_if", Kind: AggregateFunc, Args: args(ArgBoolean), MinArgs: 1, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
 		Doc: "number of rows for which the condition is TRUE"},
-	{Name: "sum", Kind: AggregateFunc, Args: args(ArgNumeric), MinArgs: 1, Result: ResSum, Nulls: NullAlways,
+	{Name: "sum", Kind: AggregateFunc, Args: args(ArgNumericOrInterval), MinArgs: 1, Result: ResSum, Nulls: NullAlways,
 		Doc: "sum of the non-NULL values; NULL when there are none"},
-	{Name: "avg", Aliases: []string{"mean"}, Kind: AggregateFunc, Args: args(ArgNumeric), MinArgs: 1, Result: ResAvg, Nulls: NullAlways,
+	{Name: "avg", Aliases: []string{"mean"}, Kind: AggregateFunc, Args: args(ArgNumericOrInterval), MinArgs: 1, Result: ResAvg, Nulls: NullAlways,
 		Doc: "mean of the non-NULL values; NULL when there are none"},
 	{Name: "min", Kind: AggregateFunc, Args: args(ArgOrderable), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
 		Doc: "smallest non-NULL value"},
