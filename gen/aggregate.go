@@ -161,7 +161,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(order)).Block(emit.stmts...))
 		}()
 	}
-	accUsed := len(p.Aggs) == 0
+	accUsed := false
 	for j, a := range p.Aggs {
 		if a.Func == "grouping" || a.Func == "grouping_id" {
 			// Computed from the key's grouping-set number, not accumulated.

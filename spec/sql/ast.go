@@ -245,6 +245,12 @@ type likeExpr struct {
 	op         string // "LIKE", "ILIKE", "RLIKE"
 	escape     *litExpr
 	pos        int
+	// quantifier is "ANY" (SOME is ANY) or "ALL" for x LIKE ANY|ALL
+	// (p1, p2, ...), whose patterns are in patterns (pattern is nil);
+	// "" for a single pattern.
+	quantifier string
+	patterns   []astExpr
+	end        int // just past the pattern list's ')'; 0 without one
 }
 
 // caseExpr is CASE [operand] WHEN ... THEN ... [ELSE ...] END.
@@ -360,17 +366,23 @@ type subqueryExpr struct {
 // already reported).
 type badExpr struct{ pos, end int }
 
-func (e *nameExpr) span() (int, int)      { return e.parts[0].pos, e.parts[len(e.parts)-1].end }
-func (e *starExpr) span() (int, int)      { return e.pos, e.end }
-func (e *litExpr) span() (int, int)       { return e.pos, e.end }
-func (e *strExpr) span() (int, int)       { return e.pos, e.end }
-func (e *paramExpr) span() (int, int)     { return e.pos, e.end }
-func (e *unaryExpr) span() (int, int)     { _, end := e.x.span(); return e.pos, end }
-func (e *binaryExpr) span() (int, int)    { return spanOf(e.l, e.r) }
-func (e *isExpr) span() (int, int)        { s, _ := e.x.span(); return s, e.end }
-func (e *inExpr) span() (int, int)        { s, _ := e.x.span(); return s, e.end }
-func (e *betweenExpr) span() (int, int)   { return spanOf(e.x, e.hi) }
-func (e *likeExpr) span() (int, int)      { return spanOf(e.x, e.pattern) }
+func (e *nameExpr) span() (int, int)    { return e.parts[0].pos, e.parts[len(e.parts)-1].end }
+func (e *starExpr) span() (int, int)    { return e.pos, e.end }
+func (e *litExpr) span() (int, int)     { return e.pos, e.end }
+func (e *strExpr) span() (int, int)     { return e.pos, e.end }
+func (e *paramExpr) span() (int, int)   { return e.pos, e.end }
+func (e *unaryExpr) span() (int, int)   { _, end := e.x.span(); return e.pos, end }
+func (e *binaryExpr) span() (int, int)  { return spanOf(e.l, e.r) }
+func (e *isExpr) span() (int, int)      { s, _ := e.x.span(); return s, e.end }
+func (e *inExpr) span() (int, int)      { s, _ := e.x.span(); return s, e.end }
+func (e *betweenExpr) span() (int, int) { return spanOf(e.x, e.hi) }
+func (e *likeExpr) span() (int, int) {
+	if e.pattern == nil {
+		s, _ := e.x.span()
+		return s, e.end
+	}
+	return spanOf(e.x, e.pattern)
+}
 func (e *caseExpr) span() (int, int)      { return e.pos, e.end }
 func (e *castExpr) span() (int, int)      { return e.pos, e.end }
 func (e *callExpr) span() (int, int)      { return e.name.pos, e.end }

@@ -283,25 +283,24 @@ func (c *checker) values(v *valuesStmt) Plan {
 	return &Values{Columns: cols, Rows: rows}
 }
 
-// setOp checks UNION [ALL]; chains of the same operator become one Union.
+// setOp checks UNION, INTERSECT and EXCEPT [ALL]; chains of the same
+// UNION become one Union. Columns are widened across the inputs as Spark's
+// WidenSetOperationTypes does.
 func (c *checker) setOp(s *setOpStmt, env *cteEnv) Plan {
-	if s.op != setUnion {
-		c.body(s.l, env)
-		c.body(s.r, env)
-		c.errorf(s.pos, s.pos+len(setOpNames[s.op]), "UNSUPPORTED_FEATURE", "", "%s is not supported yet", setOpNames[s.op])
-		return nil
-	}
-	var branches []queryBody
-	var flatten func(b queryBody)
-	flatten = func(b queryBody) {
-		if o, ok := b.(*setOpStmt); ok && o.op == setUnion && o.all == s.all {
-			flatten(o.l)
-			flatten(o.r)
-			return
+	branches := []queryBody{s.l, s.r}
+	if s.op == setUnion {
+		branches = nil
+		var flatten func(b queryBody)
+		flatten = func(b queryBody) {
+			if o, ok := b.(*setOpStmt); ok && o.op == setUnion && o.all == s.all {
+				flatten(o.l)
+				flatten(o.r)
+				return
+			}
+			branches = append(branches, b)
 		}
-		branches = append(branches, b)
+		flatten(s)
 	}
-	flatten(s)
 	inputs := make([]Plan, len(branches))
 	failed := false
 	for i, b := range branches {
@@ -311,9 +310,9 @@ func (c *checker) setOp(s *setOpStmt, env *cteEnv) Plan {
 	if failed {
 		return nil
 	}
-	opText := "UNION"
+	opText := setOpNames[s.op]
 	if s.all {
-		opText = "UNION ALL"
+		opText += " ALL"
 	}
 	first := inputs[0].Output()
 	for i, in := range inputs[1:] {
@@ -341,6 +340,9 @@ func (c *checker) setOp(s *setOpStmt, env *cteEnv) Plan {
 	}
 	for i, in := range inputs {
 		inputs[i] = c.castColumns(in, cols, branches[i].bodyPos())
+	}
+	if s.op != setUnion {
+		return c.intersectExcept(s, opText, inputs[0], inputs[1], cols)
 	}
 	return &Union{Inputs: inputs, Distinct: !s.all, Columns: cols}
 }

@@ -208,6 +208,9 @@ func TestCheckExprTypes(t *testing.T) {
 		{"str LIKE 'a\\%%' ESCAPE '\\\\'", "BOOLEAN", "(str#10 LIKE \"a\\\\%%\" ESCAPE '\\\\')"},
 		{"i NOT ILIKE 'A%'", "BOOLEAN NOT NULL", "(CAST(i#2 AS STRING) NOT ILIKE \"A%\")"},
 		{"str RLIKE '^a'", "BOOLEAN", "rlike(str#10, \"^a\")"},
+		// LIKE ANY / ALL are the OR / AND of one LIKE per pattern (Spark's LikeAny, NotLikeAll).
+		{"str LIKE ANY ('a%', NULL)", "BOOLEAN", "((str#10 LIKE \"a%\") OR (str#10 LIKE NULL:STRING))"},
+		{"str NOT ILIKE ALL ('a%', '%b')", "BOOLEAN", "((str#10 NOT ILIKE \"a%\") AND (str#10 NOT ILIKE \"%b\"))"},
 		{"str || i", "STRING", "(str#10 || CAST(i#2 AS STRING))"},
 		{"bin || bin", "BINARY", "(bin#15 || bin#15)"},
 		{"arr || array(1L)", "ARRAY<BIGINT>", "(CAST(arr#17 AS ARRAY<BIGINT>) || CAST(array(1L) AS ARRAY<BIGINT>))"},

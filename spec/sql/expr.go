@@ -656,6 +656,9 @@ func (c *checker) between(e *betweenExpr, ctx *exprCtx) Expr {
 }
 
 func (c *checker) like(e *likeExpr, ctx *exprCtx) Expr {
+	if e.quantifier != "" {
+		return c.likeQuantified(e, ctx)
+	}
 	x, p := c.expr(e.x, ctx), c.expr(e.pattern, ctx)
 	if isBad(x) || isBad(p) {
 		return bad
@@ -685,6 +688,32 @@ func (c *checker) like(e *likeExpr, ctx *exprCtx) Expr {
 		l.Escape, _ = utf8.DecodeRuneInString(s)
 	}
 	return l
+}
+
+// likeQuantified rewrites x [NOT] LIKE|ILIKE ANY|ALL (p1, ..., pn) to the
+// OR (ANY) or AND (ALL) of x [NOT] LIKE pi, which is Spark's semantics
+// (LikeAny, NotLikeAny, LikeAll, NotLikeAll) with its three-valued logic:
+// LIKE ANY is TRUE when a pattern matches, else NULL when x or a pattern
+// is NULL; LIKE ALL is FALSE when a pattern does not match, else NULL when
+// one is NULL.
+func (c *checker) likeQuantified(e *likeExpr, ctx *exprCtx) Expr {
+	op := Or
+	if e.quantifier == "ALL" {
+		op = And
+	}
+	var out Expr
+	for _, pat := range e.patterns {
+		one := c.like(&likeExpr{x: e.x, pattern: pat, not: e.not, op: e.op, pos: e.pos}, ctx)
+		if isBad(one) {
+			return bad
+		}
+		if out == nil {
+			out = one
+			continue
+		}
+		out = &Binary{Op: op, L: out, R: one, Type: types.BooleanType, Nullable: out.IsNullable() || one.IsNullable(), Pos: e.pos}
+	}
+	return out
 }
 
 // caseWhen types CASE; a simple CASE x WHEN v is rewritten to WHEN x = v.

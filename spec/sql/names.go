@@ -136,6 +136,17 @@ func writeSQLIn(b *strings.Builder, e astExpr, lambda []string) {
 			b.WriteString(" NOT")
 		}
 		b.WriteString(" " + e.op + " ")
+		if e.quantifier != "" {
+			b.WriteString(e.quantifier + " (")
+			for i, x := range e.patterns {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				writeSQL(b, x)
+			}
+			b.WriteByte(')')
+			break
+		}
 		writeSQL(b, e.pattern)
 	case *caseExpr:
 		b.WriteString("CASE")

@@ -1102,6 +1102,29 @@ func (p *parser) parseNot() astExpr {
 	return p.parsePredicated()
 }
 
+// parseLikeQuantified parses the rest of x [NOT] LIKE|ILIKE ANY|SOME|ALL
+// (p1, p2, ...), from the quantifier on; the list cannot be empty (Spark's
+// grammar).
+func (p *parser) parseLikeQuantified(x astExpr, not bool, op string, pos int) astExpr {
+	q := upper(p.advance())
+	if q == "SOME" {
+		q = "ANY"
+	}
+	p.expectOp("(")
+	if c := p.peek(); c.isOp(")") {
+		p.fail(c, "expected something between '(' and ')': LIKE "+q+" needs at least one pattern")
+	}
+	lk := &likeExpr{x: x, not: not, op: op, pos: pos, quantifier: q}
+	for {
+		lk.patterns = append(lk.patterns, p.parseExpr())
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	lk.end = p.expectOp(")").end
+	return lk
+}
+
 // parsePredicated parses a value expression and at most one predicate
 // (BETWEEN, IN, LIKE, IS ...) over it, as Spark's grammar does.
 func (p *parser) parsePredicated() astExpr {
@@ -1145,8 +1168,8 @@ func (p *parser) parsePredicated() astExpr {
 		if op == "REGEXP" {
 			op = "RLIKE"
 		}
-		if n := p.peek(); n.is("ANY") || n.is("ALL") || n.is("SOME") {
-			p.fail(n, "LIKE "+upper(n)+" is not supported")
+		if n := p.peek(); (n.is("ANY") || n.is("ALL") || n.is("SOME")) && op != "RLIKE" {
+			return p.parseLikeQuantified(x, not, op, t.pos)
 		}
 		lk := &likeExpr{x: x, not: not, op: op, pos: t.pos, pattern: p.parseComparison()}
 		if op != "RLIKE" && p.accept("ESCAPE") {

@@ -244,7 +244,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"SELECT nth_value(x RESPECT NULLS, 2) OVER (ORDER BY y) FROM t", "19-26 PARSE_SYNTAX_ERROR syntax error at or near 'RESPECT' (write RESPECT NULLS after the arguments of nth_value)"},
 		{"SELECT a FROM t LATERAL VIEW explode(x)", "39-39 PARSE_SYNTAX_ERROR syntax error at end of input (expected a table alias after the generator (LATERAL VIEW explode(xs) t AS x))"},
 		{"SELECT a FROM t WINDOW w (PARTITION BY a)", "25-26 PARSE_SYNTAX_ERROR syntax error at or near '(' (expected AS)"},
-		{"SELECT a LIKE ANY ('a')", "14-17 PARSE_SYNTAX_ERROR syntax error at or near 'ANY' (LIKE ANY is not supported)"},
+		{"SELECT a LIKE ANY ()", "19-20 PARSE_SYNTAX_ERROR syntax error at or near ')' (expected something between '(' and ')': LIKE ANY needs at least one pattern)"},
 		{"SELECT 1 UNION", "14-14 PARSE_SYNTAX_ERROR syntax error at end of input (expected SELECT, VALUES or WITH)"},
 		{"SELECT a, FROM t", "10-14 PARSE_SYNTAX_ERROR syntax error at or near 'FROM' (expected an expression)"},
 		{"SELECT (SELECT a FROM) AS x, b + FROM t",

@@ -114,6 +114,9 @@ func walkAST(e astExpr, f func(astExpr)) {
 	case *likeExpr:
 		walkAST(e.x, f)
 		walkAST(e.pattern, f)
+		for _, x := range e.patterns {
+			walkAST(x, f)
+		}
 	case *caseExpr:
 		walkAST(e.operand, f)
 		for _, w := range e.whens {
