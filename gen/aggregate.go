@@ -810,7 +810,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 			p = jen.Lit(a.Args[1].(*sql.Literal).Value.(float64))
 		}
 		fn := map[string]string{"percentile": "Percentile", "median": "Percentile", "percentile_cont": "Percentile",
-			"percentile_approx": "PercentileApprox", "percentile_disc": "PercentileDisc", "mode": "Mode"}[a.Func]
+			"percentile_approx": "PercentileApprox", "percentile_disc": "PercentileDisc", "mode": "ModeSpark"}[a.Func]
 		if a.Type.Kind == types.ArrayKind {
 			fn = "PercentileApproxArray"
 		}
