@@ -161,19 +161,17 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(order)).Block(emit.stmts...))
 		}()
 	}
-	accUsed := false
 	for j, a := range p.Aggs {
 		if a.Func == "grouping" || a.Func == "grouping_id" {
 			// Computed from the key's grouping-set number, not accumulated.
 			out = append(out, emit.bind(groupingResult(p, sets, key.fields(jen.Id(emitKey))[len(p.Groups)], a)))
 			continue
 		}
-		accUsed = true
 		out = append(out, emit.bind(pc.aggResult(emit, jen.Id(st), j, a)))
 	}
-	if !accUsed {
-		emit.add(jen.Id("_").Op("=").Id(st))
-	}
+	// The consumer may read none of the accumulators (no aggregate, or
+	// one the projection drops).
+	emit.add(jen.Id("_").Op("=").Id(st))
 	consume(emit, out)
 	if global {
 		b.add(jen.Block(emit.stmts...))
@@ -513,10 +511,20 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		if c, isCall := x.(*sql.Call); isCall && c.Func == "array" && i > 0 {
 			continue // percentile_approx's percentages, read where used
 		}
-		if _, lit := x.(*sql.Literal); lit || a.Func == "count" && !a.Distinct {
-			// Constants (percentages) are read where used; count reads
-			// only its arguments' validity.
+		if _, lit := x.(*sql.Literal); lit {
+			args[i] = ec.compile(ub, x) // constants (percentages) are read where used
+			continue
+		}
+		if a.Func == "count" && !a.Distinct {
+			// count reads only its arguments' validity; a value the
+			// argument bound on the way (1 + NULL's sum) is left unused.
 			args[i] = ec.compile(ub, x)
+			if isSimple(args[i].v) {
+				ub.add(jen.Id("_").Op("=").Add(args[i].v.Clone()))
+			} else {
+				args[i] = ub.bind(args[i])
+				ub.add(jen.Id("_").Op("=").Add(args[i].v.Clone()))
+			}
 			continue
 		}
 		args[i] = ub.bind(ec.compile(ub, x))
@@ -812,7 +820,7 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 			p = jen.Lit(a.Args[1].(*sql.Literal).Value.(float64))
 		}
 		fn := map[string]string{"percentile": "Percentile", "median": "Percentile", "percentile_cont": "Percentile",
-			"percentile_approx": "PercentileApprox", "percentile_disc": "PercentileDisc", "mode": "Mode"}[a.Func]
+			"percentile_approx": "PercentileApprox", "percentile_disc": "PercentileDisc", "mode": "ModeSpark"}[a.Func]
 		if a.Type.Kind == types.ArrayKind {
 			fn = "PercentileApproxArray"
 		}

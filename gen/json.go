@@ -32,17 +32,28 @@ func (c *exprCompiler) fromJSON(b *block, e *sql.Call) val {
 		onMalformed = jen.Return(c.zero(t), jen.True())
 	}
 	body := append([]jen.Code{}, fs.locals...)
+	record, opts := "FromJSONRecord", jen.Dict{jen.Id("TimeZone"): jen.Qual(pkgSQLFn, "SessionTimeZone").Call()}
+	if t.Kind == types.ArrayKind {
+		// An ARRAY schema has no partial result: one element that does
+		// not fit makes the whole value NULL (json-functions.sql.out:
+		// from_json('[1, "2", 3]', 'array<int>') is NULL), which the
+		// decoder's failing mode detects.
+		opts[jen.Id("OnMalformed")] = jen.Qual(pkgSource, "Fail")
+		if t.Elem.Kind == types.StructKind {
+			record = "FromJSONArrayRecord"
+		}
+	}
 	body = append(body,
 		jen.Id("d").Op(":=").Qual(pkgSource, "NewJSONDecoder").Call(
-			jen.Qual("strings", "NewReader").Call(jen.Qual(pkgSQLFn, "FromJSONRecord").Call(jen.Id("text"))),
+			jen.Qual("strings", "NewReader").Call(jen.Qual(pkgSQLFn, record).Call(jen.Id("text"))),
 			jen.Qual(pkgSource, "FileInfo").Values(),
-			jen.Qual(pkgSource, "Options").Values(jen.Dict{jen.Id("TimeZone"): jen.Qual(pkgSQLFn, "SessionTimeZone").Call()})),
+			jen.Qual(pkgSource, "Options").Values(opts)),
 		jen.If(jen.Op("!").Id("d").Dot("NextRecord").Call()).Block(jen.Return(c.zero(t), jen.False())),
 		jen.Var().Id("r").Struct(jen.Id("Value").Add(c.reg.goType(t, true))),
 	)
 	body = append(body, read...)
 	body = append(body,
-		jen.If(jen.List(jen.Id("_"), jen.Id("malformed")).Op(":=").Id("d").Dot("EndRecord").Call(), jen.Id("malformed")).Block(onMalformed),
+		jen.If(jen.List(jen.Id("_"), jen.Id("malformed")).Op(":=").Id("d").Dot("EndRecord").Call(), jen.Id("malformed").Op("||").Id("d").Dot("Err").Call().Op("!=").Nil()).Block(onMalformed),
 		jen.Return(jen.Id("r").Dot("Value").Dot("V"), jen.Id("r").Dot("Value").Dot("Valid")),
 	)
 	p.decls = append(p.decls, jen.Commentf("%s parses a JSON string as %s for from_json.", name, t).Line().

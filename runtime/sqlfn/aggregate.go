@@ -154,6 +154,8 @@ func (h *HLL) Estimate() int64 {
 type Counts[T cmp.Ordered] struct {
 	m map[T]int64
 	n int64
+	// order holds the distinct values by first appearance (for ModeSpark).
+	order []T
 }
 
 // Add counts one occurrence of v.
@@ -161,7 +163,11 @@ func (c *Counts[T]) Add(v T) {
 	if c.m == nil {
 		c.m = map[T]int64{}
 	}
-	c.m[v]++
+	n := c.m[v]
+	if n == 0 {
+		c.order = append(c.order, v)
+	}
+	c.m[v] = n + 1
 	c.n++
 }
 

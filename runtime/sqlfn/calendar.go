@@ -16,12 +16,20 @@ import (
 // spark.sql.session.timeZone (DateTimeUtils).
 
 // MakeDate returns make_date(year, month, day); ok is false for a date
-// that does not exist (DATETIME_FIELD_OUT_OF_BOUNDS under ANSI semantics).
+// that does not exist (DATETIME_FIELD_OUT_OF_BOUNDS under ANSI semantics)
+// or whose day number does not fit a DATE's 32 bits (Spark's
+// Math.toIntExact of LocalDate.toEpochDay): years outside 0000-9999 are
+// dates too (datetime-special.sql.out: make_date(999999, 3, 18) is
+// +999999-03-18).
 func MakeDate(y, m, d int32) (types.Date, bool) {
-	if y < -290000 || y > 290000 || !validDate(int64(y), int(m), int(d)) {
+	if !validDate(int64(y), int(m), int(d)) {
 		return 0, false
 	}
-	return types.Date(daysFromCivil(int64(y), int(m), int(d))), true
+	days := daysFromCivil(int64(y), int(m), int(d))
+	if days < math.MinInt32 || days > math.MaxInt32 {
+		return 0, false
+	}
+	return types.Date(days), true
 }
 
 // MakeTimestamp returns make_timestamp(year, month, day, hour, min, sec[,
@@ -222,9 +230,17 @@ func TimestampSeconds[T Number](x T) (types.Timestamp, bool) {
 }
 
 // TimestampSecondsDecimal returns timestamp_seconds of a DECIMAL with
-// scale scale, exact to the microsecond (truncated below).
+// scale scale, exact to the microsecond; ok is false when d has a
+// non-zero digit below the microsecond or overflows (Spark multiplies by
+// 10^6 and takes longValueExact: timestamp.sql.out,
+// TIMESTAMP_SECONDS(0.1234567) fails with "Rounding necessary").
 func TimestampSecondsDecimal(d types.Decimal, scale int) (types.Timestamp, bool) {
 	us := d.Trunc(scale, 6)
+	if scale > 6 {
+		if back, ok := us.Rescale(6, scale); !ok || back != d {
+			return 0, false
+		}
+	}
 	if scale < 6 {
 		var ok bool
 		if us, ok = d.Rescale(scale, 6); !ok {

@@ -171,6 +171,25 @@ func TestCalendarFunctions(t *testing.T) {
 	if _, ok := MakeDate(2019, 2, 29); ok {
 		t.Error("make_date(2019, 2, 29) must fail")
 	}
+	// datetime-special.sql.out: years outside 0000-9999 are dates; a day
+	// number beyond 32 bits is not (Spark's Math.toIntExact).
+	if d, ok := MakeDate(999999, 3, 18); !ok || CastDateString(d) != "+999999-03-18" {
+		t.Errorf("make_date(999999, 3, 18) = %s, %v", CastDateString(d), ok)
+	}
+	if d, ok := MakeDate(-1, 1, 28); !ok || CastDateString(d) != "-0001-01-28" {
+		t.Errorf("make_date(-1, 1, 28) = %s, %v", CastDateString(d), ok)
+	}
+	// timestamp.sql.out: TIMESTAMP_SECONDS(0.1234567) fails (Rounding
+	// necessary); trailing zeros below the microsecond are exact.
+	if _, ok := TimestampSecondsDecimal(types.DecimalFromInt64(1234567), 7); ok {
+		t.Error("timestamp_seconds(0.1234567) must fail")
+	}
+	if ts, ok := TimestampSecondsDecimal(types.DecimalFromInt64(1234560), 7); !ok || ts != 123456 {
+		t.Errorf("timestamp_seconds(0.1234560) = %d, %v", ts, ok)
+	}
+	if _, ok := MakeDate(6000000, 1, 1); ok {
+		t.Error("make_date(6000000, 1, 1) must fail: its day number overflows INT")
+	}
 	ts, ok := MakeTimestamp(2014, 12, 28, 6, 30, 45.887)
 	if !ok || CastTimestampString(ts) != "2014-12-28 06:30:45.887" {
 		t.Errorf("make_timestamp = %s", CastTimestampString(ts))

@@ -249,6 +249,17 @@ func FromJSONRecord(text string) string {
 	return `{"value":` + text + "}"
 }
 
+// FromJSONArrayRecord is FromJSONRecord for an ARRAY<STRUCT<...>> schema:
+// a single JSON object is read as an array of that one struct, as Spark's
+// JacksonParser does (json-functions.sql.out: from_json('{"a": 1}',
+// 'array<struct<a:int>>') is [{"a":1}]).
+func FromJSONArrayRecord(text string) string {
+	if t := strings.TrimSpace(text); strings.HasPrefix(t, "{") {
+		text = "[" + t + "]"
+	}
+	return FromJSONRecord(text)
+}
+
 // ToJSON returns to_json(v) for a value v of SQL type t (a STRUCT, ARRAY
 // or MAP in its Go representation): JSON as Spark's JacksonGenerator
 // writes it with the default options: struct fields that are NULL left out

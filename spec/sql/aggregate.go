@@ -217,6 +217,13 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 // an expression over the input, or an alias of the SELECT list.
 func (c *checker) groupExpr(g astExpr, items []selItem, p1 []Expr, sc *scope, aliases map[string]Expr) (Expr, string) {
 	if n, ok := ordinal(g); ok {
+		for _, it := range items {
+			if it.ast == nil { // a column of a star
+				c.errorAt(g, "STAR_GROUP_BY_POS", "list the columns instead of *, or group by names",
+					"a star (*) is not allowed in a SELECT list when GROUP BY uses a position")
+				return bad, ""
+			}
+		}
 		if n < 1 || n > int64(len(items)) {
 			c.errorAt(g, "GROUP_BY_POS_OUT_OF_RANGE", fmt.Sprintf("the SELECT list has %s", itemsText(len(items))), "GROUP BY position %d is not in the select list", n)
 			return bad, ""

@@ -1013,6 +1013,9 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 		c.errorf(pos, end, "WRONG_NUM_ARGS", "", "%s takes %s, not %d", fn.Name, arityText(fn), n)
 		return bad
 	}
+	if !c.checkConstArgs(fn.Name, args, asts) {
+		return bad
+	}
 	argErr := func(i int, format string, a ...any) Expr {
 		c.errorAt(asts[i], "DATATYPE_MISMATCH", "", "argument %d of %s "+format, append([]any{i + 1, fn.Name}, a...)...)
 		return bad

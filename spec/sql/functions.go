@@ -379,7 +379,7 @@ var functionTable = []*Function{
 	{Name: "percentile_disc", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
 		Doc: "percentile_disc(p) WITHIN GROUP (ORDER BY x): the value at rank ceil(p * n) of the n sorted non-NULL values (the first for p = 0), as a DOUBLE"},
 	{Name: "mode", Kind: AggregateFunc, Args: args(ArgOrderable), MinArgs: 1, Result: ResArg0, Nulls: NullAlways,
-		Doc: "the most frequent non-NULL value; among equally frequent ones the smallest (Spark 4's deterministic mode; Spark 3 picks any of them)"},
+		Doc: "the most frequent non-NULL value; among equally frequent ones the one Spark picks (the first in its hash map's order, reproduced for numbers, dates, timestamps and strings)"},
 	{Name: "percentile", Kind: AggregateFunc, Args: args(ArgDouble, ArgDoubleConst), MinArgs: 2, Result: ResFixed, Type: types.DoubleType, Nulls: NullAlways,
 		Doc: "the exact percentile of the non-NULL values, interpolated linearly between the two nearest ranks"},
 	{Name: "grouping", Kind: AggregateFunc, Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.ByteType, Nulls: NullNever,

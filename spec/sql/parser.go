@@ -810,7 +810,14 @@ func (p *parser) parseGroupingItem(g *groupBy, grouping *bool) [][]int {
 		p.advance()
 		var elems [][]int
 		for {
-			elems = append(elems, element())
+			at := p.peek()
+			e := element()
+			if len(e) == 0 {
+				// Spark's parser: "Empty set in ROLLUP grouping sets is not
+				// supported" (_LEGACY_ERROR_TEMP_0051).
+				p.fail(at, "an empty set () is not allowed in "+strings.ToUpper(t.val)+" (the grand total is already one of its sets; write GROUPING SETS (...) to list sets yourself)")
+			}
+			elems = append(elems, e)
 			if !p.acceptOp(",") {
 				break
 			}
