@@ -513,7 +513,7 @@ func (r *resolver) formatOption(fs *Files, kv KeyValue) {
 		}
 	}
 	if kv.Key.Value == "date_format" || kv.Key.Value == "timestamp_format" {
-		if err := sqlfn.CompileDatetimePattern(v); err != nil {
+		if err := sqlfn.CompileDatetimeParsePattern(v); err != nil {
 			r.errorf(kv.Value.Pos, "", "write a Spark datetime pattern such as dd.MM.yyyy or MM/dd/yyyy HH:mm:ss",
 				"%s %s: %v", fs.Format, kv.Key.Value, err)
 		}

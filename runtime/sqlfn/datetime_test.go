@@ -162,10 +162,61 @@ func TestCompileDatetimePattern(t *testing.T) {
 			t.Errorf("%q: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"'''", "YYYY", "ww", "u", "e", "F", "yyyyyyy", "MMMMM", "ddd", "'open", "[yyyy", "yyyy]", "V", "OO", "EEEEE", "aa", "SSSSSSSSSS", "#"} {
+	for _, bad := range []string{"'''", "YYYY", "ww", "u", "e", "FF", "yyyyyyy", "MMMMM", "ddd", "'open", "[yyyy", "yyyy]", "V", "OO", "EEEEE", "aa", "SSSSSSSSSS", "#"} {
 		if err := CompileDatetimePattern(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// Letters Spark formats with and refuses to parse with
+// (DateTimeFormatterHelper.unsupportedLettersForParsing).
+func TestCompileDatetimeParsePattern(t *testing.T) {
+	for _, ok := range []string{"yyyy-MM-dd HH:mm:ss", "'Q'yyyy", "MMM d"} {
+		if err := CompileDatetimeParsePattern(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"F", "EEE yyyy", "yyyy Q", "[q]", "YYYY"} {
+		if err := CompileDatetimeParsePattern(bad); err == nil {
+			t.Errorf("%q accepted for parsing", bad)
+		}
+		if _, ok := ToTimestamp("1", bad); ok && bad == "F" {
+			t.Errorf("to_timestamp with F parsed")
+		}
+	}
+}
+
+// datetime-formatting.sql.out (session zone America/Los_Angeles): 'F' is
+// the aligned day of the week in the month, 'z' names the zone's standard
+// or daylight time even before 1883 (local mean time in the database),
+// and a TIMESTAMP_NTZ formats its own wall-clock time.
+func TestDateFormatSparkGolden(t *testing.T) {
+	withZone(t, "America/Los_Angeles")
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	at := func(s string) types.Timestamp {
+		v, ok := ParseTimestampIn(s, la)
+		if !ok {
+			t.Fatalf("parse %q", s)
+		}
+		return v
+	}
+	tests := []struct{ ts, pattern, want string }{
+		{"1582-05-31 19:40:35.123", "F", "3"},
+		{"2018-11-17 05:33:33.123", "F", "3"},
+		{"2100-01-01 01:33:33.123", "F", "1"},
+		{"1582-05-31 19:40:35.123", "z zz zzz zzzz", "PST PST PST Pacific Standard Time"},
+		{"2019-12-31 09:33:33.123", "z zzzz", "PST Pacific Standard Time"},
+		{"2019-07-01 09:33:33", "z zzzz", "PDT Pacific Daylight Time"},
+	}
+	for _, tt := range tests {
+		if got := DateFormat(at(tt.ts), tt.pattern); got != tt.want {
+			t.Errorf("date_format(%s, %q) = %q, want %q", tt.ts, tt.pattern, got, tt.want)
+		}
+	}
+	ntz, _ := CastStringTimestampNTZ("2023-08-18 09:13:14.123456")
+	if got := DateFormatNTZ(ntz, "yyyy-MM-dd HH:mm:ss.SSSSSS"); got != "2023-08-18 09:13:14.123456" {
+		t.Errorf("date_format(timestamp_ntz) = %q", got)
 	}
 }
 

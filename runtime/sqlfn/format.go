@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -238,12 +237,3 @@ func FormatTimestampNTZ(v types.Timestamp) string {
 
 // FormatInterval renders an INTERVAL DAY TO SECOND for an error message.
 func FormatInterval(v types.Interval) string { return CastIntervalString(v) }
-
-// zoneName is used by date-time patterns; UTC gets Java's long name.
-func zoneName(loc *time.Location, sec int64, long bool) string {
-	name, _ := time.Unix(sec, 0).In(loc).Zone()
-	if long && (loc == time.UTC || name == "UTC") {
-		return "Coordinated Universal Time"
-	}
-	return name
-}

@@ -12,9 +12,11 @@ import (
 // Spark's datetime patterns
 // (https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html),
 // used by to_timestamp, to_date, try_to_timestamp and date_format. Supported
-// letters: G y D M L d Q q E a h K k H m s S V z O X x Z; text in single
+// letters: G y D M L d Q q E F a h K k H m s S V z O X x Z; text in single
 // quotes ('' is a quote); [ ] optional sections. Week-based letters (Y w W u
-// e c) and F are rejected, as Spark 3+ rejects them. 'y' is the proleptic
+// e c) are rejected, as Spark 3+ rejects them; F (formatted as java.time
+// does, the aligned day of the week in the month: (day-1)%7+1) only
+// formats, parsing with it fails, as Spark refuses it for parsing. 'y' is the proleptic
 // year unless G is present (Spark turns y into u). Parsing is
 // case-insensitive and strict: every field must be in range, the whole
 // text must be consumed, and missing fields default to 1970-01-01
@@ -40,7 +42,7 @@ type dtPattern struct {
 var maxLetters = map[rune]int{
 	'G': 4, 'y': 6, 'D': 3, 'M': 4, 'L': 4, 'd': 2, 'Q': 4, 'q': 4, 'E': 4, 'a': 1,
 	'h': 2, 'K': 2, 'k': 2, 'H': 2, 'm': 2, 's': 2, 'S': 9, 'V': 2, 'z': 4, 'O': 4,
-	'X': 5, 'x': 5, 'Z': 5,
+	'X': 5, 'x': 5, 'Z': 5, 'F': 1,
 }
 
 // CompileDatetimePattern checks a Spark datetime pattern; the checker
@@ -49,6 +51,33 @@ var maxLetters = map[rune]int{
 func CompileDatetimePattern(pattern string) error {
 	_, err := compilePattern(pattern)
 	return err
+}
+
+// CompileDatetimeParsePattern checks a Spark datetime pattern used to
+// parse text (to_timestamp, to_date, unix_timestamp, a file source's
+// timestamp_format): CompileDatetimePattern's rules, and the letters Spark
+// formats with but refuses for parsing (E, F, q, Q: DateTimeFormatterHelper's
+// unsupportedLettersForParsing) are errors.
+func CompileDatetimeParsePattern(pattern string) error {
+	p, err := compilePattern(pattern)
+	if err != nil {
+		return err
+	}
+	return p.checkParsing(p.items, pattern)
+}
+
+func (p *dtPattern) checkParsing(items []dtItem, pattern string) error {
+	for _, it := range items {
+		switch it.letter {
+		case 'E', 'F', 'q', 'Q':
+			return fmt.Errorf("pattern letter %q cannot be used to parse (in %q); it only formats", it.letter, pattern)
+		case '[':
+			if err := p.checkParsing(it.opt, pattern); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func compilePattern(pattern string) (*dtPattern, error) {
@@ -227,6 +256,14 @@ func DateFormat(ts types.Timestamp, pattern string) string {
 	return string(p.format(nil, p.items, local, int(off), loc, sec))
 }
 
+// DateFormatNTZ is date_format of a TIMESTAMP_NTZ: Spark casts it to
+// TIMESTAMP (its wall-clock time read in the session time zone) and
+// formats that, so the fields are the wall-clock time's and the zone
+// letters name the session time zone.
+func DateFormatNTZ(ts types.Timestamp, pattern string) string {
+	return DateFormat(types.Timestamp(fromLocal(int64(ts), SessionTimeZone())), pattern)
+}
+
 func (p *dtPattern) format(b []byte, items []dtItem, local int64, off int, loc *time.Location, sec int64) []byte {
 	days, h, mi, s, us := timestampFields(local)
 	y, mo, d := civilFromDays(days)
@@ -284,6 +321,8 @@ func (p *dtPattern) format(b []byte, items []dtItem, local int64, off int, loc *
 			}
 		case 'd':
 			b = appendPadded(b, int64(d), n)
+		case 'F':
+			b = appendPadded(b, int64((d-1)%7+1), n)
 		case 'D':
 			b = appendPadded(b, days-daysFromCivil(y, 1, 1)+1, n)
 		case 'E':
@@ -472,6 +511,8 @@ func (p *dtPattern) parse(items []dtItem, s string, pos int, f *dtFields) (int, 
 				*f = saved
 			}
 			continue
+		case 'F':
+			return 0, false // Spark refuses F for parsing
 		}
 		if lo, hi, isNum := numWidth(it); isNum {
 			n, v, ok := parseNumber(s, pos, lo, hi, it)

@@ -32,7 +32,9 @@ func TestCheckErrors(t *testing.T) {
 		// date_add's days are INT, SMALLINT or TINYINT (date.sql.out).
 		{"SELECT date_add(dt, 1L) FROM nums", `20-22 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_add must be INT, SMALLINT or TINYINT, not BIGINT (cast it: CAST(x AS INT))`},
 		{"SELECT date_sub(dt, 1.0) FROM nums", `20-23 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_sub must be INT, SMALLINT or TINYINT, not DECIMAL(2,1) (cast it: CAST(x AS INT))`},
-		// Datetime patterns Spark refuses.
+		{"SELECT to_char(i, '999') FROM nums", `15-16 UNSUPPORTED_FEATURE to_char of a INT value is not supported yet (only dates and timestamps) (use format_number or format_string for numbers, hex or base64 for BINARY)`},
+		// Datetime patterns Spark refuses; E, F, q and Q only format.
+		{"SELECT to_timestamp(str, 'yyyy F') FROM nums", `25-33 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION invalid datetime pattern: pattern letter 'F' cannot be used to parse (in "yyyy F"); it only formats (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},
 		{"SELECT date_format(ts, 'YYYY') FROM nums", `23-29 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN invalid datetime pattern: unsupported datetime pattern letter 'Y' in "YYYY" (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},
 		{"SELECT to_date(str, 'dd/MMMMM/yyyy') FROM nums", `20-35 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION invalid datetime pattern: too many or too few pattern letters "MMMMM" in "dd/MMMMM/yyyy" (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},
 		// Window functions are computed after aggregation.

@@ -921,6 +921,14 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 			return bad
 		}
 	}
+	if fn.Name == "to_char" && len(args) > 0 {
+		switch k := args[0].ResultType().Kind; {
+		case args[0].ResultType().IsNumeric(), k == types.BinaryKind:
+			c.errorAt(e.args[0], "UNSUPPORTED_FEATURE", "use format_number or format_string for numbers, hex or base64 for BINARY",
+				"%s of a %s value is not supported yet (only dates and timestamps)", e.name.name, args[0].ResultType())
+			return bad
+		}
+	}
 	if (fn.Name == "to_timestamp" || fn.Name == "try_to_timestamp") && len(args) == 1 && args[0].ResultType().IsNumeric() {
 		// Without a pattern a number is seconds since the epoch: Spark's
 		// ParseToTimestamp is then CAST(x AS TIMESTAMP)
@@ -929,7 +937,7 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return &Cast{X: args[0], Type: types.TimestampType, Try: try, Nullable: try || args[0].IsNullable(), Pos: e.name.pos}
 	}
 	res := c.applyFunc(fn, args, e.args, e.name.pos, e.end, e)
-	if !isBad(res) && datetimePatternArg[fn.Name] && len(args) > 1 && !c.datetimePattern(args[1], e.args[1]) {
+	if !isBad(res) && datetimePatternArg[fn.Name] && len(args) > 1 && !c.datetimePattern(fn.Name, args[1], e.args[1]) {
 		return bad
 	}
 	if isBad(res) || !agg {
@@ -966,15 +974,19 @@ var noImplicitString = map[string]bool{"json_array_length": true, "json_object_k
 // datetime pattern.
 var datetimePatternArg = map[string]bool{
 	"date_format": true, "to_date": true, "to_timestamp": true, "try_to_timestamp": true,
-	"unix_timestamp": true, "from_unixtime": true,
+	"unix_timestamp": true, "from_unixtime": true, "to_char": true,
 }
+
+// formatsDatetime names the datetimePatternArg functions that format
+// (the others parse, and refuse more letters).
+var formatsDatetime = map[string]bool{"date_format": true, "from_unixtime": true, "to_char": true}
 
 // datetimePattern rejects a constant datetime pattern Spark refuses (a
 // letter it does not know or no longer supports, such as the week-based
 // Y, w, u): the program would fail or write an empty string at run time. It reports
 // whether the pattern is acceptable (patterns computed per row are
 // checked when they are used).
-func (c *checker) datetimePattern(x Expr, at astExpr) bool {
+func (c *checker) datetimePattern(fn string, x Expr, at astExpr) bool {
 	l, ok := x.(*Literal)
 	if !ok {
 		return true
@@ -983,7 +995,12 @@ func (c *checker) datetimePattern(x Expr, at astExpr) bool {
 	if !ok {
 		return true
 	}
-	err := sqlfn.CompileDatetimePattern(s)
+	var err error
+	if formatsDatetime[fn] {
+		err = sqlfn.CompileDatetimePattern(s)
+	} else {
+		err = sqlfn.CompileDatetimeParsePattern(s)
+	}
 	if err == nil {
 		return true
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -256,9 +257,14 @@ func parseDate(s string) (types.Date, bool) {
 // parseTimestamp parses a TIMESTAMP literal's text as Spark's
 // stringToTimestamp does: a date, then optionally [T| ]hh[:mm[:ss[.f]]] and
 // a zone (Z, UTC, +hh[:mm], or a region such as Europe/Paris). Without a
-// zone the session time zone applies, which is UTC for pipegen. ntz rejects
-// zones.
+// zone the text is read in UTC here; the checker reads it again in the
+// session time zone. ntz rejects zones.
 func parseTimestamp(s string, ntz bool) (types.Timestamp, bool) {
+	if !ntz {
+		// Spark's stringToTimestamp, zone suffixes included ('... UTC',
+		// '...+08:00', '...Europe/Paris', '...UTC+080000').
+		return sqlfn.ParseTimestampIn(s, time.UTC)
+	}
 	s = strings.TrimSpace(s)
 	days, rest, ok := parseDatePart(s)
 	if !ok {

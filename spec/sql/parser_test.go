@@ -146,6 +146,13 @@ func TestParseLiterals(t *testing.T) {
 		{"TIMESTAMP '1970-01-01 00:00:01.5'", types.TimestampType, types.Timestamp(1_500_000)},
 		{"TIMESTAMP '1970-01-01T01:00:00+01:00'", types.TimestampType, types.Timestamp(0)},
 		{"TIMESTAMP '1970-01-02'", types.TimestampType, types.Timestamp(86_400_000_000)},
+		// Zone suffixes, as Spark's stringToTimestamp reads them
+		// (datetime-formatting.sql, timestamp.sql).
+		{"TIMESTAMP '1970-01-01 00:00:00 UTC'", types.TimestampType, types.Timestamp(0)},
+		{"TIMESTAMP '1970-01-01 08:00:00+08:00'", types.TimestampType, types.Timestamp(0)},
+		{"TIMESTAMP '1970-01-01 08:00:00.000UTC+080000'", types.TimestampType, types.Timestamp(0)},
+		{"TIMESTAMP '1970-01-01 01:00:00.000Europe/Paris'", types.TimestampType, types.Timestamp(0)},
+		{"TIMESTAMP '2018-11-17 13:33:33.5Z'", types.TimestampType, types.Timestamp(1542461613_500_000)},
 		{"TIMESTAMP_NTZ '1970-01-01 00:00:02'", types.TimestampNTZType, types.Timestamp(2_000_000)},
 		{"X'0aFF'", types.BinaryType, []byte{0x0a, 0xff}},
 		{"INTERVAL '15' MINUTE", types.IntervalType, types.Interval(15 * 60_000_000)},
