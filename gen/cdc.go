@@ -27,9 +27,6 @@ func (g *generator) cdcFlowFunc(fl *spec.Flow) jen.Code {
 	if src == nil || target == nil {
 		panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: "an AUTO CDC source that is neither a source nor a table of the pipeline"})
 	}
-	if len(fl.Target.PartitionBy) > 0 {
-		panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: "partition_by on an AUTO CDC target"})
-	}
 	// The values of the change row's visible columns, in SourceColumns order.
 	cols := make([]val, len(a.SourceColumns))
 	for i, c := range a.SourceColumns {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -138,6 +139,10 @@ func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdcSpec, error) {
 		}
 		s.tombstoneTTL = time.Duration(secs) * time.Second
 	}
+	var err error
+	if s.parts, err = newCDCParts(schema, a.Target.PartitionBy, s.keys); err != nil {
+		return nil, fmt.Errorf("table %s: %w", s.target, err)
+	}
 	return s, nil
 }
 
@@ -150,6 +155,9 @@ type cdcWorker struct {
 	changes []cdcChange
 	trunc   []byte
 	counts  sinkCounts
+	// parts interns the partition values of the changes' keys (a target
+	// partitioned by key columns), by partition folder.
+	parts map[string]delta.PartitionValues
 }
 
 // ApplyChanges runs an AUTO CDC flow's micro-batch: it reads the change
@@ -222,7 +230,13 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 				row = data
 			}
 			st.counts.written++
-			st.changes = append(st.changes, cdcChange{key: appendTuple(nil, data, spec.data, spec.keys), rec: spec.newRecord(seq, row, now)})
+			c := cdcChange{key: appendTuple(nil, data, spec.data, spec.keys), rec: spec.newRecord(seq, row, now)}
+			if p := spec.parts; p != nil && p.keyed {
+				if c.group, c.pv, err = st.partition(p, data); err != nil {
+					return fmt.Errorf("table %s: %w", spec.target, err)
+				}
+			}
+			st.changes = append(st.changes, c)
 		}
 		return nil
 	})
@@ -239,6 +253,24 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 	}
 	ctx.cdc = b
 	return nil
+}
+
+// partition returns the partition folder and values of a change's key
+// columns (data), interned per worker.
+func (st *cdcWorker) partition(p *cdcParts, data []any) (string, delta.PartitionValues, error) {
+	pv, err := p.values(data)
+	if err != nil {
+		return "", nil, err
+	}
+	dir := p.path(pv)
+	if old, ok := st.parts[dir]; ok {
+		return dir, old, nil
+	}
+	if st.parts == nil {
+		st.parts = map[string]delta.PartitionValues{}
+	}
+	st.parts[dir] = pv
+	return dir, pv, nil
 }
 
 // nullSequence returns the name of the sequence_by column that is NULL in

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -143,48 +144,76 @@ func changeFeedRows(t testing.TB, table string) ([]string, int) {
 // pipeline, with the input cut into files (micro-batches) and the files
 // into updates at random, in random arrival orders, with leaves of a few
 // keys so that merges route keys across several files and split them.
+//
+// The target is also partitioned by a column that is not a key (city: an
+// SCD1 key's row moves between partitions, an SCD2 key's history spans
+// several) and by the key (each partition has its own leaves): the rows
+// are the same, laid out as the protocol says and read alike by DuckDB's
+// log replay.
 func TestCDCFlowEverySplitAcrossUpdates(t *testing.T) {
 	defer func(n int) { cdcLeafKeys = n }(cdcLeafKeys)
 	for _, tc := range refCases {
-		t.Run(tc.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(7, uint64(len(tc.name))))
-			for run := 0; run < 3; run++ {
-				cdcLeafKeys = []int{1, 4, 32768}[run]
-				order := slices.Clone(tc.feed)
-				if run > 0 {
-					rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-				}
-				batches := splits(order, uint(rng.IntN(1<<(len(order)-1))))
-				dir := t.TempDir()
-				p, _ := refPipeline(tc.scd2, tc.trackCity, nil)
-				n := 0
-				for len(batches) > 0 {
-					k := 1 + rng.IntN(len(batches))
-					n = landFiles(t, dir, n, batches[:k])
-					batches = batches[k:]
-					mustRun(t, p, dir, RunOptions{})
-				}
-				table := tablePath(dir, "users")
-				got := tableRows(t, table, -1)
-				if !slices.Equal(got, sorted(tc.want)) {
-					t.Fatalf("order %v (%d files):\n got %q\nwant %q", order, n, got, sorted(tc.want))
-				}
-				if tc.scd2 {
-					checkHistory(t, got)
-				}
-				checkLeaves(t, table)
-				feed, withCDC := changeFeedRows(t, table)
-				if !slices.Equal(feed, got) || withCDC == 0 {
-					t.Fatalf("the change data feed (%d commits with cdc actions) replays to %q, the table holds %q", withCDC, feed, got)
-				}
-				// Re-running with no new input commits nothing.
-				v, _ := delta.LatestVersion(table)
-				mustRun(t, p, dir, RunOptions{})
-				if v2, _ := delta.LatestVersion(table); v2 != v {
-					t.Fatalf("an update without new input committed versions %d..%d", v+1, v2)
-				}
+		for _, by := range [][]string{nil, {"city"}, {"userId"}} {
+			name := tc.name
+			if by != nil {
+				name += "/partition_by_" + by[0]
 			}
-		})
+			t.Run(name, func(t *testing.T) { testCDCFlowSplits(t, tc.name, tc.scd2, tc.trackCity, tc.feed, tc.want, by) })
+		}
+	}
+}
+
+// testCDCFlowSplits is one case of TestCDCFlowEverySplitAcrossUpdates:
+// three runs of feed cut at random, the target partitioned by by.
+func testCDCFlowSplits(t *testing.T, name string, scd2, trackCity bool, feed []refChange, want []string, by []string) {
+	tc := struct {
+		scd2, trackCity bool
+		feed            []refChange
+		want            []string
+	}{scd2, trackCity, feed, want}
+	rng := rand.New(rand.NewPCG(7, uint64(len(name))))
+	for run := 0; run < 3; run++ {
+		cdcLeafKeys = []int{1, 4, 32768}[run]
+		order := slices.Clone(tc.feed)
+		if run > 0 {
+			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
+		batches := splits(order, uint(rng.IntN(1<<(len(order)-1))))
+		dir := t.TempDir()
+		p, target := refPipeline(tc.scd2, tc.trackCity, nil)
+		target.PartitionBy = by
+		n := 0
+		for len(batches) > 0 {
+			k := 1 + rng.IntN(len(batches))
+			n = landFiles(t, dir, n, batches[:k])
+			batches = batches[k:]
+			mustRun(t, p, dir, RunOptions{})
+		}
+		table := tablePath(dir, "users")
+		got := tableRows(t, table, -1)
+		if !slices.Equal(got, sorted(tc.want)) {
+			t.Fatalf("order %v (%d files):\n got %q\nwant %q", order, n, got, sorted(tc.want))
+		}
+		if tc.scd2 {
+			checkHistory(t, got)
+		}
+		checkLeaves(t, table)
+		feed, withCDC := changeFeedRows(t, table)
+		if !slices.Equal(feed, got) || withCDC == 0 {
+			t.Fatalf("the change data feed (%d commits with cdc actions) replays to %q, the table holds %q", withCDC, feed, got)
+		}
+		// Re-running with no new input commits nothing.
+		v, _ := delta.LatestVersion(table)
+		mustRun(t, p, dir, RunOptions{})
+		if v2, _ := delta.LatestVersion(table); v2 != v {
+			t.Fatalf("an update without new input committed versions %d..%d", v+1, v2)
+		}
+		if by != nil {
+			checkPartitionedLayout(t, table, by)
+			if run == 1 {
+				deltatest.Check(t, table, -1)
+			}
+		}
 	}
 }
 
@@ -404,28 +433,100 @@ func checkLeaves(t testing.TB, table string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &cdcStore{spec: &cdcSpec{flow: "test"}, h: newTableHandle("test", table, nil)}
+	parts, err := newCDCParts(snap.Schema, snap.Metadata.PartitionColumns, []int{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &cdcStore{spec: &cdcSpec{flow: "test", parts: parts}, h: newTableHandle("test", table, nil)}
 	leaves, _, err := st.loadLeaves(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, l := range leaves {
-		r, err := delta.OpenFile(table, nil, l.add.Path, nil, snap.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := r.ReadAll()
-		r.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var prev []byte
-		for _, row := range rows {
-			k := appendOrdered(nil, row[0], snap.Schema[0].Type)
-			if bytes.Compare(k, l.lo) < 0 || (i+1 < len(leaves) && bytes.Compare(k, leaves[i+1].lo) >= 0) || bytes.Compare(k, l.hi) > 0 || bytes.Compare(k, prev) < 0 {
-				t.Fatalf("leaf %d (lo %x, hi %x) holds key %v out of its range or order", i, l.lo, l.hi, row[0])
+		next := i+1 < len(leaves) && leaves[i+1].group == l.group
+		first := i == 0 || leaves[i-1].group != l.group
+		for _, a := range l.adds {
+			r, err := delta.OpenFile(table, snap.Metadata.PartitionColumns, a.Path, a.PartitionValues, snap.Schema)
+			if err != nil {
+				t.Fatal(err)
 			}
-			prev = k
+			rows, err := r.ReadAll()
+			r.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var prev []byte
+			for _, row := range rows {
+				k := appendOrdered(nil, row[0], snap.Schema[0].Type)
+				if (!first && bytes.Compare(k, l.lo) < 0) || (next && bytes.Compare(k, leaves[i+1].lo) >= 0) || bytes.Compare(k, l.hi) > 0 || bytes.Compare(k, prev) < 0 {
+					t.Fatalf("leaf %d (lo %x, hi %x) holds key %v out of its range or order", i, l.lo, l.hi, row[0])
+				}
+				if parts != nil && parts.keyed && parts.path(a.PartitionValues) != l.group {
+					t.Fatalf("leaf %d of partition %s has file %s in another partition", i, l.group, a.Path)
+				}
+				prev = k
+			}
+		}
+	}
+}
+
+// checkPartitionedLayout checks the files of a table partitioned by by as
+// the protocol lays them out: every add, remove and cdc action of every
+// commit has a value for each partition column and lies in its Hive-style
+// folder, and no data or change file holds a partition column.
+func checkPartitionedLayout(t testing.TB, table string, by []string) {
+	t.Helper()
+	commits, err := delta.ReadCommits(table, -1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(kind, path string, pv delta.PartitionValues, mustExist bool) {
+		if len(pv) != len(by) {
+			t.Fatalf("%s %s has partition values %v, want one for each of %v", kind, path, pv, by)
+		}
+		dir := filepath.Join(table, delta.PartitionPath(by, pv))
+		if kind == "cdc" {
+			dir = filepath.Join(table, delta.ChangeDataDir, delta.PartitionPath(by, pv))
+		}
+		p := delta.FilePath(table, path)
+		if filepath.Dir(p) != dir {
+			t.Fatalf("%s %s is not in folder %s", kind, path, dir)
+		}
+		if !mustExist {
+			return
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := parquetio.FileSchema(p, bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range by {
+			if fs.Index(c) >= 0 {
+				t.Fatalf("%s %s holds partition column %s", kind, path, c)
+			}
+		}
+	}
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for _, f := range snap.Files {
+		live[f.Path] = true
+	}
+	for _, c := range commits {
+		for _, a := range c.Actions {
+			switch {
+			case a.Add != nil:
+				check("add", a.Add.Path, a.Add.PartitionValues, live[a.Add.Path])
+			case a.Remove != nil:
+				check("remove", a.Remove.Path, a.Remove.PartitionValues, false)
+			case a.CDC != nil:
+				check("cdc", a.CDC.Path, a.CDC.PartitionValues, true)
+			}
 		}
 	}
 }
@@ -483,6 +584,86 @@ func TestCDCFlowAcrossDeltaCheckpoints(t *testing.T) {
 	slices.Sort(want)
 	if got := tableRows(t, table, -1); !slices.Equal(got, want) {
 		t.Errorf("after %d batches: %q, want %q", len(batches), got, want)
+	}
+	checkLeaves(t, table)
+}
+
+// TestCDCFlowPartitionedRewritesTouchedPartitions: a target partitioned by
+// its key rewrites only the files of the partitions a micro-batch changes;
+// one partitioned by another column rewrites the leaf, in every partition
+// its rows are in.
+func TestCDCFlowPartitionedRewritesTouchedPartitions(t *testing.T) {
+	for _, tc := range []struct {
+		by   string
+		scd2 bool
+		// want are the folders of the files the second batch removes.
+		want []string
+	}{
+		{"userId", false, []string{"userId=125"}},
+		{"userId", true, []string{"userId=125"}},
+		{"city", false, []string{"city=Cancun", "city=Monterrey", "city=Oaxaca", "city=Tijuana"}},
+	} {
+		t.Run(fmt.Sprintf("%s/scd2=%v", tc.by, tc.scd2), func(t *testing.T) {
+			dir := t.TempDir()
+			p, target := refPipeline(tc.scd2, false, nil)
+			target.PartitionBy = []string{tc.by}
+			n := landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+			mustRun(t, p, dir, RunOptions{})
+			landFiles(t, dir, n, [][]refChange{{{125, "Mercedes", "Tijuana", "UPDATE", 3}}})
+			mustRun(t, p, dir, RunOptions{})
+			table := tablePath(dir, "users")
+			v, _ := delta.LatestVersion(table)
+			c, err := delta.ReadCommit(table, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var removed []string
+			for _, a := range c.Actions {
+				if a.Remove != nil {
+					removed = append(removed, path.Dir(a.Remove.Path))
+				}
+			}
+			slices.Sort(removed)
+			if !slices.Equal(removed, tc.want) {
+				t.Errorf("the second batch removed files in %q, want %q", removed, tc.want)
+			}
+			checkPartitionedLayout(t, table, []string{tc.by})
+			checkLeaves(t, table)
+		})
+	}
+}
+
+// TestCDCFlowChangedPartitioningNeedsFullRefresh: partitioning an existing
+// AUTO CDC target fails the update before it writes, naming
+// --full-refresh; the full refresh lays the target out by the new columns.
+func TestCDCFlowChangedPartitioningNeedsFullRefresh(t *testing.T) {
+	dir := t.TempDir()
+	p, _ := refPipeline(false, false, nil)
+	landFiles(t, dir, 0, [][]refChange{refFeed})
+	mustRun(t, p, dir, RunOptions{})
+	table := tablePath(dir, "users")
+	v, _ := delta.LatestVersion(table)
+	p2, target := refPipeline(false, false, nil)
+	target.PartitionBy = []string{"city"}
+	_, err := runPipeline(t, p2, dir, RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "table users: its partition columns change from none to (city)") || !strings.Contains(err.Error(), "--full-refresh users") {
+		t.Fatalf("err = %v", err)
+	}
+	if v2, _ := delta.LatestVersion(table); v2 != v {
+		t.Fatalf("the refused update committed versions %d..%d", v+1, v2)
+	}
+	mustRun(t, p2, dir, RunOptions{FullRefresh: []string{"users"}})
+	if got := tableRows(t, table, -1); !slices.Equal(got, sorted(refB)) {
+		t.Fatalf("after the full refresh: %q", got)
+	}
+	snap, err := delta.Load(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range snap.Files {
+		if !strings.HasPrefix(f.Path, "city=") {
+			t.Errorf("file %s is not in a partition folder", f.Path)
+		}
 	}
 	checkLeaves(t, table)
 }

@@ -52,6 +52,9 @@ type cdcSpec struct {
 	ignoreNulls bool
 	// tombstoneTTL is how long an SCD1 delete is remembered.
 	tombstoneTTL time.Duration
+	// parts is the target's partitioning (cdcpartition.go); nil when it
+	// has no partition columns.
+	parts *cdcParts
 }
 
 // signature names what the stored rows and state of a target depend on:
@@ -111,9 +114,13 @@ type cdcEntry struct {
 }
 
 // cdcChange is one change of a micro-batch: its key's encoding and record.
+// In a target partitioned by key columns, group names the key's partition
+// (cdcParts.path) and pv holds its values; both are empty otherwise.
 type cdcChange struct {
-	key []byte
-	rec cdcRecord
+	key   []byte
+	rec   cdcRecord
+	group string
+	pv    delta.PartitionValues
 }
 
 // cdfRow is one row of the change data feed: the target row and its

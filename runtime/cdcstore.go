@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -61,12 +63,17 @@ const (
 var cdcLeafKeys = 32768
 
 // cdcLeaf is one leaf: its key range's lower bound, greatest key, key
-// count, state file and live data file (nil for a leaf being created).
+// count, state file and live data files (one, or in a partitioned target
+// one per partition its rows fall in; see cdcpartition.go). group names
+// the partition whose index the leaf belongs to in a target partitioned by
+// key columns ("" otherwise) and pv its partition values.
 type cdcLeaf struct {
 	lo, hi []byte
 	keys   int64
 	state  string
-	add    *delta.Add
+	adds   []*delta.Add
+	group  string
+	pv     delta.PartitionValues
 	// spec is the signature of the flow that wrote it (cdcSpec.signature),
 	// rules its CDCRules and flow its name ("" in files written before
 	// pipegen recorded them).
@@ -102,16 +109,22 @@ type cdcJob struct {
 	leaf *cdcLeaf // nil: a new leaf starting at lo
 	lo   []byte
 	keys [][]byte
+	// pv are the partition values of an empty leaf's file (nil for an
+	// unpartitioned target); keepEmpty keeps the leaf when it has no keys
+	// left (the first leaf of an index that must not vanish).
+	pv        delta.PartitionValues
+	keepEmpty bool
 }
 
 // cdcJobResult is what a job wrote.
 type cdcJobResult struct {
 	adds    []delta.Add
 	states  []string
-	change  *delta.CDC
+	change  []delta.CDC
 	changes []cdfRow
 	bytes   int64
 	state   int64
+	leaves  int
 }
 
 // stateSchema returns the columns of a state file.
@@ -141,6 +154,8 @@ const stateColumns = 4
 func (st *cdcStore) loadLeaves(snap *delta.Snapshot) ([]*cdcLeaf, []byte, error) {
 	var leaves []*cdcLeaf
 	var trunc []byte
+	byState := map[string]*cdcLeaf{}
+	keyed := st.spec.parts != nil && st.spec.parts.keyed
 	for i := range snap.Files {
 		a := &snap.Files[i]
 		name, ok := a.Tags[tagState]
@@ -157,11 +172,34 @@ func (st *cdcStore) loadLeaves(snap *delta.Snapshot) ([]*cdcLeaf, []byte, error)
 				trunc = b
 			}
 		}
-		leaves = append(leaves, &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, add: a, spec: a.Tags[tagSpec], rules: a.Tags[tagRules], flow: a.Tags[tagFlow]})
+		if l := byState[name]; l != nil {
+			// One more partition of a leaf's rows.
+			if !bytes.Equal(l.lo, lo) || !bytes.Equal(l.hi, hi) {
+				return nil, nil, fmt.Errorf("table %s: data files %s and %s of AUTO CDC flow %s share state %s but not a key range; run a full refresh: --full-refresh %s",
+					st.h.name, l.adds[0].Path, a.Path, st.spec.flow, name, st.h.name)
+			}
+			l.adds = append(l.adds, a)
+			continue
+		}
+		l := &cdcLeaf{lo: lo, hi: hi, keys: keys, state: name, adds: []*delta.Add{a}, pv: a.PartitionValues,
+			spec: a.Tags[tagSpec], rules: a.Tags[tagRules], flow: a.Tags[tagFlow]}
+		if keyed {
+			l.group = st.spec.parts.path(a.PartitionValues)
+		}
+		byState[name] = l
+		leaves = append(leaves, l)
 	}
-	slices.SortFunc(leaves, func(a, b *cdcLeaf) int { return bytes.Compare(a.lo, b.lo) })
+	slices.SortFunc(leaves, func(a, b *cdcLeaf) int {
+		if c := cmp.Compare(a.group, b.group); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.lo, b.lo)
+	})
 	for i, l := range leaves {
-		if (i == 0 && len(l.lo) != 0) || (i > 0 && bytes.Equal(l.lo, leaves[i-1].lo)) {
+		first := i == 0 || leaves[i-1].group != l.group
+		// In keyed mode a partition's first leaf may have been emptied and
+		// dropped: its successor's range then stretches down (plan).
+		if (first && len(l.lo) != 0 && !keyed) || (!first && bytes.Equal(l.lo, leaves[i-1].lo)) {
 			return nil, nil, fmt.Errorf("table %s: the key ranges of AUTO CDC flow %s's data files do not cover the keys once; run a full refresh: --full-refresh %s",
 				st.h.name, st.spec.flow, st.h.name)
 		}
@@ -202,20 +240,43 @@ func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, par
 	}
 	out.leavesBefore = len(leaves)
 	byKey := map[string][]cdcRecord{}
-	for _, c := range changes {
-		byKey[string(c.key)] = append(byKey[string(c.key)], c.rec)
+	groups := map[string]*cdcGroup{}
+	group := func(name string, pv delta.PartitionValues) *cdcGroup {
+		g := groups[name]
+		if g == nil {
+			g = &cdcGroup{pv: pv}
+			groups[name] = g
+		}
+		return g
 	}
-	keys := make([][]byte, 0, len(byKey))
+	for _, c := range changes {
+		k := string(c.key)
+		if _, ok := byKey[k]; !ok {
+			g := group(c.group, c.pv)
+			g.keys = append(g.keys, c.key)
+		}
+		byKey[k] = append(byKey[k], c.rec)
+	}
 	for k, recs := range byKey {
 		byKey[k] = sortRecords(recs)
-		keys = append(keys, []byte(k))
 	}
-	slices.SortFunc(keys, bytes.Compare)
+	for _, l := range leaves {
+		g := group(l.group, l.pv)
+		g.leaves = append(g.leaves, l)
+	}
 	retruncate := trunc != nil && bytes.Compare(trunc, truncAt) > 0
 	if retruncate {
 		truncAt = trunc
+		if st.spec.parts == nil || !st.spec.parts.keyed {
+			group("", nil) // the watermark needs a leaf (keyed: see carrier)
+		}
 	}
-	jobs := st.plan(leaves, keys, retruncate)
+	var jobs []cdcJob
+	for _, name := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[name]
+		slices.SortFunc(g.keys, bytes.Compare)
+		jobs = append(jobs, st.plan(g, retruncate)...)
+	}
 	results := make([]cdcJobResult, len(jobs))
 	if err := parallel(len(jobs), func(i int) error {
 		r, err := st.run(i, jobs[i], byKey, truncAt, retruncate)
@@ -225,25 +286,39 @@ func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, par
 		st.discard(results)
 		return out, err
 	}
+	if j, ok := st.carrier(leaves, jobs, results, truncAt); ok {
+		// Every leaf of a target partitioned by keys is gone, but the
+		// truncate watermark must stay: an empty leaf keeps it.
+		r, err := st.run(len(jobs), j, byKey, truncAt, false)
+		jobs, results = append(jobs, j), append(results, r)
+		if err != nil {
+			st.discard(results)
+			return out, err
+		}
+	}
 	var removes, adds []delta.Add
 	var cdcs []delta.CDC
 	live := map[string]bool{}
 	rewritten := map[*cdcLeaf]bool{}
+	leavesAfter := 0
 	for i, j := range jobs {
-		if j.leaf != nil && j.leaf.add != nil {
-			removes = append(removes, *j.leaf.add)
+		if j.leaf != nil {
+			for _, a := range j.leaf.adds {
+				removes = append(removes, *a)
+				out.removedFiles++
+				out.removedBytes += a.Size
+			}
 			rewritten[j.leaf] = true
-			out.removedFiles++
-			out.removedBytes += j.leaf.add.Size
 		}
 		r := results[i]
 		adds = append(adds, r.adds...)
+		leavesAfter += r.leaves
 		for _, s := range r.states {
 			live[s] = true
 		}
-		if r.change != nil {
-			cdcs = append(cdcs, *r.change)
-			out.changeBytes += r.change.Size
+		for _, c := range r.change {
+			cdcs = append(cdcs, c)
+			out.changeBytes += c.Size
 		}
 		out.addedFiles += len(r.adds)
 		out.addedBytes += r.bytes
@@ -260,9 +335,10 @@ func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, par
 	for _, l := range leaves {
 		if !rewritten[l] {
 			live[l.state] = true
+			leavesAfter++
 		}
 	}
-	out.leavesAfter = len(leaves) - len(removes) + len(adds)
+	out.leavesAfter = leavesAfter
 	faultPoint("after-data-files")
 	if err := st.h.commitMerge(removes, adds, cdcs, txn, params); err != nil {
 		st.discard(results)
@@ -273,32 +349,68 @@ func (st *cdcStore) apply(changes []cdcChange, trunc []byte, txn *txnAction, par
 	return out, nil
 }
 
-// plan chooses the leaves to rewrite or create for keys (sorted).
-func (st *cdcStore) plan(leaves []*cdcLeaf, keys [][]byte, retruncate bool) []cdcJob {
+// cdcGroup is one key-range index of a target: all its leaves, or in a
+// target partitioned by key columns those of one partition; with the
+// changed keys that fall in it.
+type cdcGroup struct {
+	pv     delta.PartitionValues
+	leaves []*cdcLeaf // sorted by lo
+	keys   [][]byte   // sorted
+}
+
+// plan chooses the leaves of a group to rewrite or create for its keys.
+func (st *cdcStore) plan(g *cdcGroup, retruncate bool) []cdcJob {
+	keyed := st.spec.parts != nil && st.spec.parts.keyed
+	pv := g.pv
+	if st.spec.parts != nil && !keyed {
+		pv = st.spec.parts.null
+	}
+	leaves, keys := g.leaves, g.keys
 	if len(leaves) == 0 {
 		if len(keys) == 0 && !retruncate {
 			return nil
 		}
-		return []cdcJob{{lo: nil, keys: keys}}
+		return []cdcJob{{lo: nil, keys: keys, pv: pv, keepEmpty: !keyed}}
 	}
 	byLeaf := make([][][]byte, len(leaves))
 	for _, k := range keys {
 		i := sort.Search(len(leaves), func(i int) bool { return bytes.Compare(leaves[i].lo, k) > 0 }) - 1
-		byLeaf[i] = append(byLeaf[i], k)
+		byLeaf[max(i, 0)] = append(byLeaf[max(i, 0)], k)
 	}
 	var jobs []cdcJob
 	for i, l := range leaves {
 		ks := byLeaf[i]
+		lo := l.lo
+		if i == 0 {
+			lo = nil // the first leaf's range is open below
+		}
 		switch {
 		case len(ks) == 0 && !retruncate:
 		case !retruncate && l.keys >= int64(cdcLeafKeys/4) && bytes.Compare(ks[0], l.hi) > 0:
 			// Only new keys above a well-filled leaf: start a leaf.
-			jobs = append(jobs, cdcJob{lo: ks[0], keys: ks})
+			jobs = append(jobs, cdcJob{lo: ks[0], keys: ks, pv: pv})
 		default:
-			jobs = append(jobs, cdcJob{leaf: l, lo: l.lo, keys: ks})
+			jobs = append(jobs, cdcJob{leaf: l, lo: lo, keys: ks, pv: pv, keepEmpty: i == 0 && !keyed})
 		}
 	}
 	return jobs
+}
+
+// carrier returns the job of an empty leaf when a batch leaves a target
+// partitioned by key columns without leaves while a truncate watermark is
+// in force (the watermark is kept in the leaves' tags).
+func (st *cdcStore) carrier(leaves []*cdcLeaf, jobs []cdcJob, results []cdcJobResult, truncAt []byte) (cdcJob, bool) {
+	if truncAt == nil || st.spec.parts == nil || !st.spec.parts.keyed {
+		return cdcJob{}, false
+	}
+	n := len(leaves)
+	for i, j := range jobs {
+		if j.leaf != nil {
+			n--
+		}
+		n += results[i].leaves
+	}
+	return cdcJob{pv: st.spec.parts.null, keepEmpty: true}, n == 0
 }
 
 // run merges one job's keys into its leaf and writes the resulting leaves
@@ -316,16 +428,17 @@ func (st *cdcStore) run(n int, j cdcJob, byKey map[string][]cdcRecord, truncAt [
 	m := st.spec.mergeLeaf(entries, j.keys, byKey, truncAt, retruncate, st.now.UnixMilli())
 	r.changes = m.changes
 	chunks := splitEntries(m.entries, cdcLeafKeys)
-	if len(chunks) == 0 && len(j.lo) == 0 {
+	if len(chunks) == 0 && j.keepEmpty {
 		chunks = [][]cdcEntry{nil} // the first leaf stays, even empty
 	}
+	r.leaves = len(chunks)
 	for c, chunk := range chunks {
 		lo := j.lo
 		if c > 0 {
 			lo = chunk[0].key
 		}
-		add, state, err := st.writeLeaf(n, c, lo, chunk, truncAt)
-		if add.Path != "" {
+		adds, state, err := st.writeLeaf(n, c, lo, chunk, truncAt, j.pv)
+		for _, add := range adds {
 			r.adds = append(r.adds, add)
 			r.bytes += add.Size
 		}
@@ -340,11 +453,10 @@ func (st *cdcStore) run(n int, j cdcJob, byKey map[string][]cdcRecord, truncAt [
 		}
 	}
 	if len(m.changes) > 0 {
-		cdc, err := st.writeChanges(n, m.changes)
-		if err != nil {
+		var err error
+		if r.change, err = st.writeChanges(n, m.changes); err != nil {
 			return r, err
 		}
-		r.change = &cdc
 	}
 	return r, nil
 }
@@ -366,23 +478,50 @@ func splitEntries(entries []cdcEntry, size int) [][]cdcEntry {
 	return out
 }
 
-// writeLeaf writes a leaf's state file and data file and returns the data
-// file's add action, tagged with the leaf's range and state.
-func (st *cdcStore) writeLeaf(job, chunk int, lo []byte, entries []cdcEntry, truncAt []byte) (delta.Add, string, error) {
+// writeLeaf writes a leaf's state file and data files (one, or one per
+// partition of its rows; pv are the partition values of an empty leaf's
+// file) and returns the data files' add actions, tagged with the leaf's
+// range and state. The adds returned were written even with an error.
+func (st *cdcStore) writeLeaf(job, chunk int, lo []byte, entries []cdcEntry, truncAt []byte, pv delta.PartitionValues) ([]delta.Add, string, error) {
 	state, err := st.writeState(job, chunk, entries)
 	if err != nil {
-		return delta.Add{}, state, err
+		return nil, state, err
 	}
 	var rows [][]any
 	for _, e := range entries {
 		rows = append(rows, e.rows...)
 	}
-	df, err := writeRows(st.h.path, st.prefix, job, chunk, st.spec.schema, rows)
-	if err != nil {
-		return delta.Add{}, state, err
+	parts := []*cdcPartRows{{pv: pv, rows: rows}}
+	schema := st.spec.schema
+	if p := st.spec.parts; p != nil {
+		if parts, err = p.split(rows, nil); err != nil {
+			return nil, state, fmt.Errorf("table %s: %w", st.h.name, err)
+		}
+		if len(parts) == 0 {
+			parts = []*cdcPartRows{{pv: pv, dir: p.path(pv)}}
+		}
+		schema = p.data
 	}
-	add := delta.NewAdd(df.rel, nil, parquetio.FileInfo{Size: df.size, NumRecords: df.rows, Stats: df.stats}, st.now)
-	add.Tags = map[string]string{
+	var adds []delta.Add
+	for _, part := range parts {
+		df, err := writeRows(filepath.Join(st.h.path, part.dir), st.prefix, job, chunk, schema, part.rows)
+		if err != nil {
+			return adds, state, err
+		}
+		rel := df.rel
+		if part.dir != "" {
+			rel = part.dir + "/" + rel
+		}
+		add := delta.NewAdd(rel, part.pv, parquetio.FileInfo{Size: df.size, NumRecords: df.rows, Stats: df.stats}, st.now)
+		add.Tags = st.leafTags(lo, entries, state, truncAt)
+		adds = append(adds, add)
+	}
+	return adds, state, nil
+}
+
+// leafTags returns the tags of a leaf's data files.
+func (st *cdcStore) leafTags(lo []byte, entries []cdcEntry, state string, truncAt []byte) map[string]string {
+	tags := map[string]string{
 		tagLo:    hex.EncodeToString(lo),
 		tagHi:    "",
 		tagKeys:  strconv.Itoa(len(entries)),
@@ -392,12 +531,12 @@ func (st *cdcStore) writeLeaf(job, chunk int, lo []byte, entries []cdcEntry, tru
 		tagFlow:  st.spec.flow,
 	}
 	if len(entries) > 0 {
-		add.Tags[tagHi] = hex.EncodeToString(entries[len(entries)-1].key)
+		tags[tagHi] = hex.EncodeToString(entries[len(entries)-1].key)
 	}
 	if truncAt != nil {
-		add.Tags[tagTruncated] = hex.EncodeToString(truncAt)
+		tags[tagTruncated] = hex.EncodeToString(truncAt)
 	}
-	return add, state, nil
+	return tags
 }
 
 // writeRows writes rows of generic values in the canonical layout of
@@ -511,18 +650,41 @@ func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
 }
 
 // writeChanges writes a job's change data feed rows to a file of
-// `_change_data/`: the target's columns and _change_type.
-func (st *cdcStore) writeChanges(job int, changes []cdfRow) (delta.CDC, error) {
-	schema := append(slices.Clone(st.spec.schema), types.Field{Name: delta.ChangeTypeColumn, Type: types.StringType, Nullable: true})
+// `_change_data/` (one per partition of a partitioned target, in the
+// partition's folder below it, as Spark writes them): the target's columns
+// but the partition columns, and _change_type.
+func (st *cdcStore) writeChanges(job int, changes []cdfRow) ([]delta.CDC, error) {
+	schema := st.spec.schema
 	rows := make([][]any, len(changes))
+	kinds := make([]any, len(changes))
 	for i, c := range changes {
-		rows[i] = append(slices.Clone(c.row), c.kind)
+		rows[i], kinds[i] = c.row, c.kind
 	}
-	df, err := writeRows(filepath.Join(st.h.path, delta.ChangeDataDir), "cdc-"+st.prefix, job, 0, schema, rows)
-	if err != nil {
-		return delta.CDC{}, err
+	parts := []*cdcPartRows{{pv: delta.PartitionValues{}, rows: rows, extra: kinds}}
+	if p := st.spec.parts; p != nil {
+		var err error
+		if parts, err = p.split(rows, kinds); err != nil {
+			return nil, fmt.Errorf("table %s: %w", st.h.name, err)
+		}
+		schema = p.data
 	}
-	return delta.CDC{Path: delta.EncodePath(delta.ChangeDataDir + "/" + df.rel), PartitionValues: delta.PartitionValues{}, Size: df.size}, nil
+	schema = append(slices.Clone(schema), types.Field{Name: delta.ChangeTypeColumn, Type: types.StringType, Nullable: true})
+	var out []delta.CDC
+	for _, part := range parts {
+		for i, r := range part.rows {
+			part.rows[i] = append(slices.Clone(r), part.extra[i])
+		}
+		dir := delta.ChangeDataDir
+		if part.dir != "" {
+			dir += "/" + part.dir
+		}
+		df, err := writeRows(filepath.Join(st.h.path, filepath.FromSlash(dir)), "cdc-"+st.prefix, job, 0, schema, part.rows)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, delta.CDC{Path: delta.EncodePath(dir + "/" + df.rel), PartitionValues: part.pv, Size: df.size})
+	}
+	return out, nil
 }
 
 // discard removes the files of a batch that will not be committed.
@@ -534,8 +696,8 @@ func (st *cdcStore) discard(results []cdcJobResult) {
 		for _, s := range r.states {
 			os.Remove(filepath.Join(st.stateDir, s))
 		}
-		if r.change != nil {
-			os.Remove(delta.FilePath(st.h.path, r.change.Path))
+		for _, c := range r.change {
+			os.Remove(delta.FilePath(st.h.path, c.Path))
 		}
 	}
 }

@@ -134,6 +134,8 @@ func TestCompareSpecsAutoCDC(t *testing.T) {
 			"hist changed true: AUTO CDC flow apply_hist: sequence_by changes (was seq, now seq2): the stored sequences, and the __START_AT and __END_AT of SCD type 2 versions, are values of the old column(s)\n" + downstream},
 		{"renamed flow", "  apply_hist:\n", "  apply_b:\n",
 			"hist changed true: new flow apply_b: it looks like a rename of flow apply_hist; a new or renamed AUTO CDC flow into an existing table has no state for the rows already applied, and the update fails: run with --full-refresh hist, or keep the old flow name; flow apply_hist is removed: the rows it wrote stay\n" + downstream},
+		{"partition_by", "hist: {kind: streaming_table}", "hist: {kind: streaming_table, partition_by: [city]}",
+			"hist changed true: its partition columns change from none to (city): the existing files are laid out by the old ones\n" + downstream},
 		{"deletes", "scd_type: 2\n", "scd_type: 2\n      apply_as_deletes: city = 'gone'\n",
 			"hist changed false: flow apply_hist's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)\n" +
 				"hist_log affected false: reads hist, which changes\n"},

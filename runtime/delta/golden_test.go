@@ -3,6 +3,7 @@ package delta_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,6 +163,7 @@ func readEngineTable(t *testing.T, table, expected string) (got, want []string, 
 func TestEngineTables(t *testing.T) {
 	type tally struct{ identical, refused, checked int }
 	tallies := map[string]*tally{}
+	reasons := map[string]int{} // "origin: refusal" -> tables
 	for _, et := range findEngineTables(t) {
 		origin, _, _ := strings.Cut(et.name, "/")
 		if tallies[origin] == nil {
@@ -183,6 +185,7 @@ func TestEngineTables(t *testing.T) {
 					t.Fatalf("err = %v, want a refusal naming the table and saying %q", err, o.refused)
 				}
 				tallies[origin].refused++
+				reasons[origin+": "+o.refused]++
 			case et.expected == "":
 				t.Fatalf("no expected rows and no outcome listed in engineTableOutcomes (listed: %v)", listed)
 			default:
@@ -216,7 +219,11 @@ func TestEngineTables(t *testing.T) {
 		x := tallies[o]
 		fmt.Fprintf(&b, "%-16s %9d %7d %7d\n", o, x.identical, x.refused, x.checked)
 	}
-	t.Logf("engine tables read:\n%s", b.String())
+	fmt.Fprintf(&b, "refusals (origin: what the error says, tables):\n")
+	for _, r := range slices.Sorted(maps.Keys(reasons)) {
+		fmt.Fprintf(&b, "  %s: %d\n", r, reasons[r])
+	}
+	t.Logf("engine tables read (checked: by the dedicated test named in engineTableOutcomes, or against rows the protocol gives where the published ones are wrong):\n%s", b.String())
 }
 
 // TestCanonicalizedPaths: a remove naming a file by its `file:` URI
