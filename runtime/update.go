@@ -29,6 +29,11 @@ type RunOptions struct {
 	BaseDir string
 	// Params are name=value overrides of the pipeline's parameters.
 	Params []string
+	// SourcePaths are NAME=PATH overrides of where sources are read: a
+	// file source's folder, or a table source's Delta table folder
+	// (relative paths against BaseDir). `pipegen test` points the sources
+	// at its fixtures with them.
+	SourcePaths []string
 	// Trigger is "available_now" (the default), "once" or "interval=D".
 	Trigger string
 	// Refresh selects the tables to update; the others are EXCLUDED.
@@ -316,6 +321,10 @@ func (u *update) setup() error {
 	if u.storage == "" {
 		u.storage = filepath.Join(u.opts.Warehouse, "_pipelines", u.p.Name)
 	}
+	overrides, err := u.sourcePathOverrides()
+	if err != nil {
+		return err
+	}
 	catalog, err := u.params.Expand(u.p.Catalog)
 	if err != nil {
 		return err
@@ -350,6 +359,9 @@ func (u *update) setup() error {
 			if err != nil {
 				return fmt.Errorf("source %s: %w", s.SourceName(), err)
 			}
+			if o, ok := overrides[s.SourceName()]; ok {
+				name = "delta.`" + strings.ReplaceAll(o, "`", "``") + "`"
+			}
 			if path, ok := DeltaPathName(name); ok {
 				// delta.`/path/to/table`, as in Spark; relative to the
 				// spec's folder like file sources.
@@ -373,6 +385,9 @@ func (u *update) setup() error {
 			if err != nil {
 				return fmt.Errorf("source %s: %w", s.SourceName(), err)
 			}
+			if o, ok := overrides[s.SourceName()]; ok {
+				dir = o
+			}
 			if !filepath.IsAbs(dir) && u.opts.BaseDir != "" {
 				dir = filepath.Join(u.opts.BaseDir, dir)
 			}
@@ -381,6 +396,29 @@ func (u *update) setup() error {
 		}
 	}
 	return nil
+}
+
+// sourcePathOverrides parses RunOptions.SourcePaths (NAME=PATH, NAME a
+// source of the pipeline).
+func (u *update) sourcePathOverrides() (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range u.opts.SourcePaths {
+		name, path, ok := strings.Cut(kv, "=")
+		if !ok || path == "" {
+			return nil, fmt.Errorf("--source-path %q: want NAME=PATH", kv)
+		}
+		found := false
+		var names []string
+		for _, s := range u.p.Sources {
+			found = found || s.SourceName() == name
+			names = append(names, s.SourceName())
+		}
+		if !found {
+			return nil, fmt.Errorf("--source-path %q: the pipeline has no source %q (sources: %s)", kv, name, strings.Join(names, ", "))
+		}
+		out[name] = path
+	}
+	return out, nil
 }
 
 // handle returns the table behind a dataset or table-source name.
