@@ -365,6 +365,17 @@ func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
 			files++
 			bytes += f.Size
 		}
+		if u.metrics != nil {
+			waiting, err := u.pendingFiles(name, cp.seen[name], true)
+			if err != nil {
+				return 0, 0, err
+			}
+			var wb int64
+			for _, f := range waiting {
+				wb += f.Size
+			}
+			u.metrics.recordBacklog(name, cp.meta.Flow, int64(len(waiting)), wb)
+		}
 	}
 	return files, bytes, nil
 }
@@ -868,6 +879,9 @@ func (u *update) planning(f *Flow, technique, reason string) {
 
 // flowEvent reports a flow's status with its metrics.
 func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
+	if status == statusCompleted || status == statusFailed {
+		u.recordFlowMetrics(f, res)
+	}
 	fp := map[string]any{"status": status}
 	if res != nil {
 		metrics := map[string]any{

@@ -34,6 +34,9 @@ type RunOptions struct {
 	// (relative paths against BaseDir). `pipegen test` points the sources
 	// at its fixtures with them.
 	SourcePaths []string
+	// MetricsFile, when set, receives the update's metrics in Prometheus'
+	// text format at its end (see metrics.go).
+	MetricsFile string
 	// Trigger is "available_now" (the default), "once" or "interval=D".
 	Trigger string
 	// Refresh selects the tables to update; the others are EXCLUDED.
@@ -102,6 +105,9 @@ type update struct {
 	// listings are the file sources' folders as this update lists them
 	// (once: the frozen frontier), with the attributes read so far.
 	listings map[string]*fileFrontier
+
+	// metrics collects the figures of --metrics-file (nil without it).
+	metrics *updateMetrics
 }
 
 // fileFrontier is a file source's folder as listed by an update: every name,
@@ -163,15 +169,26 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	defer u.log.close()
 	u.createUpdate(opts, tr)
 	u.progress("INITIALIZING")
+	if opts.MetricsFile != "" {
+		u.metrics = newUpdateMetrics()
+	}
 	defer func() {
+		result := "completed"
 		switch {
 		case err != nil:
+			result = "failed"
 			u.log.emitError("update_progress", fmt.Sprintf("Update %s is FAILED.", shortID(u.id)), err,
 				map[string]any{"update_progress": map[string]any{"state": "FAILED"}})
 		case u.cut.Load():
+			result = "canceled"
 			u.progress("CANCELED")
 		default:
 			u.progress("COMPLETED")
+		}
+		if u.metrics != nil {
+			if merr := u.writeMetrics(opts.MetricsFile, result); merr != nil && u.stderr != nil {
+				fmt.Fprintf(u.stderr, "%s: %v (the update's result is not changed)\n", p.Name, merr)
+			}
 		}
 	}()
 	if err := u.runChecks(); err != nil {
@@ -504,6 +521,13 @@ func (u *update) listFiles(name string) ([]source.FileInfo, error) {
 // file is ingested once by path, so a long-lived landing folder costs a
 // no-op update one directory read, not a system call per file.
 func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, error) {
+	return u.pendingFiles(name, seen, false)
+}
+
+// pendingFiles is unseenFiles, with the files younger than min_file_age
+// too when young is set: every file that waits (the backlog of the
+// metrics file).
+func (u *update) pendingFiles(name string, seen seenSet, young bool) ([]source.FileInfo, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	fr, err := u.frontierOf(name)
@@ -526,7 +550,7 @@ func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, erro
 		if st, ok := seen[f.Path]; ok && (st == unknownStamp || st == stampOf(f)) {
 			continue // seen, and unchanged as far as the record says
 		}
-		if u.tooYoung(info, f) {
+		if !young && u.tooYoung(info, f) {
 			continue
 		}
 		out = append(out, f)
