@@ -98,6 +98,9 @@ func (r *flowResult) line(f *Flow) string {
 	if r.droppedRows > 0 {
 		fmt.Fprintf(&b, ", %d dropped", r.droppedRows)
 	}
+	if w := r.warned(f); w > 0 {
+		fmt.Fprintf(&b, ", %d warned", w)
+	}
 	if r.files > 0 {
 		fmt.Fprintf(&b, ", %d files (%s)", r.files, humanBytes(r.bytes))
 	}
@@ -122,6 +125,21 @@ func (r *flowResult) line(f *Flow) string {
 	r.stateful.describe(&b)
 	fmt.Fprintf(&b, ", %.2fs", r.seconds)
 	return b.String()
+}
+
+// warned counts the violations of the flow's warn expectations (rows
+// kept and counted).
+func (r *flowResult) warned(f *Flow) int64 {
+	td := f.Target.tableDesc()
+	var n int64
+	for _, e := range r.expectations {
+		for i, name := range td.expectations {
+			if name == e.Name && e.Dataset == td.name && i < len(td.expectationActions) && td.expectationActions[i] == Warn {
+				n += e.Failed
+			}
+		}
+	}
+	return n
 }
 
 func humanBytes(n int64) string {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -279,7 +280,38 @@ func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
 	if u.stderr == nil {
 		u.stderr = io.Discard
 	}
+	if tr.interval > 0 {
+		// A long-running program's lines say when and in which update.
+		u.stderr = &stampedWriter{w: u.stderr, prefix: func() string {
+			return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") + " update " + shortID(u.id) + ": "
+		}}
+	}
 	return u, u.setup()
+}
+
+// stampedWriter writes each whole line to w after prefix() (the interval
+// trigger's timestamp and update id); a partial line waits for its end.
+type stampedWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	prefix func() string
+	buf    []byte
+}
+
+func (s *stampedWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf = append(s.buf, p...)
+	for {
+		i := bytes.IndexByte(s.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if _, err := io.WriteString(s.w, s.prefix()+string(s.buf[:i+1])); err != nil {
+			return len(p), err
+		}
+		s.buf = s.buf[i+1:]
+	}
 }
 
 func causeOf(opts RunOptions) string {

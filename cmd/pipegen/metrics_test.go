@@ -60,6 +60,7 @@ func TestMetricsFile(t *testing.T) {
 		t.Fatalf("build: %s", stderr.String())
 	}
 	metrics := filepath.Join(dir, "textfile", "shop.prom")
+	var lastOutput string
 	os.MkdirAll(filepath.Dir(metrics), 0o755)
 	update := func(wantOK bool, args ...string) map[string]*dto.MetricFamily {
 		t.Helper()
@@ -68,6 +69,7 @@ func TestMetricsFile(t *testing.T) {
 		if (err == nil) != wantOK {
 			t.Fatalf("update: %v, want ok=%v\n%s", err, wantOK, out)
 		}
+		lastOutput = string(out)
 		entries, _ := os.ReadDir(filepath.Dir(metrics))
 		if len(entries) != 1 {
 			t.Errorf("the metrics folder holds %d files, want only shop.prom (no temporary file left)", len(entries))
@@ -142,6 +144,9 @@ func TestMetricsFile(t *testing.T) {
 
 	// 1: a.json; b.json waits (younger than min_file_age).
 	m := update(true)
+	if !strings.Contains(lastOutput, "flow orders: 3 rows in, 2 out, 1 dropped, 1 warned, 1 files") {
+		t.Errorf("the progress line does not count the warn expectation's violation:\n%s", lastOutput)
+	}
 	check(m, 1, "pipegen_update_success")
 	check(m, 3, "pipegen_flow_input_rows_total", "flow", "orders", "dataset", "orders")
 	check(m, 2, "pipegen_flow_output_rows_total", "flow", "orders")
