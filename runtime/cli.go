@@ -49,6 +49,8 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 		&cli.StringFlag{Name: "refresh", Usage: "update only these `TABLES` (comma-separated); the others are excluded"},
 		&cli.StringFlag{Name: "full-refresh", Usage: "truncate these `TABLES` and recompute them from all available input"},
 		&cli.BoolFlag{Name: "full-refresh-all", Usage: "truncate and recompute every table"},
+		&cli.StringFlag{Name: "metrics-file", Usage: "write the update's metrics to `PATH` in Prometheus' text format at the end of every update (a temporary file renamed into place, for node exporter's textfile collector)"},
+		&cli.StringSliceFlag{Name: "source-path", Usage: "read source NAME from `NAME=PATH` instead of its spec location: a file source's folder or a table source's Delta table (repeatable; pipegen test uses it)"},
 	}
 	// The read commands accept the location flags of run too, so that a
 	// script can pass the same flags to run, show and events.
@@ -238,6 +240,8 @@ func runOptions(c *cli.Context, stderr io.Writer) (RunOptions, trigger, error) {
 		Storage:        c.String("storage"),
 		BaseDir:        c.String("base-dir"),
 		Params:         c.StringSlice("param"),
+		SourcePaths:    c.StringSlice("source-path"),
+		MetricsFile:    c.String("metrics-file"),
 		Refresh:        splitList(c.String("refresh")),
 		FullRefresh:    splitList(c.String("full-refresh")),
 		FullRefreshAll: c.Bool("full-refresh-all"),

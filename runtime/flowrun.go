@@ -98,6 +98,9 @@ func (r *flowResult) line(f *Flow) string {
 	if r.droppedRows > 0 {
 		fmt.Fprintf(&b, ", %d dropped", r.droppedRows)
 	}
+	if w := r.warned(f); w > 0 {
+		fmt.Fprintf(&b, ", %d warned", w)
+	}
 	if r.files > 0 {
 		fmt.Fprintf(&b, ", %d files (%s)", r.files, humanBytes(r.bytes))
 	}
@@ -122,6 +125,21 @@ func (r *flowResult) line(f *Flow) string {
 	r.stateful.describe(&b)
 	fmt.Fprintf(&b, ", %.2fs", r.seconds)
 	return b.String()
+}
+
+// warned counts the violations of the flow's warn expectations (rows
+// kept and counted).
+func (r *flowResult) warned(f *Flow) int64 {
+	td := f.Target.tableDesc()
+	var n int64
+	for _, e := range r.expectations {
+		for i, name := range td.expectations {
+			if name == e.Name && e.Dataset == td.name && i < len(td.expectationActions) && td.expectationActions[i] == Warn {
+				n += e.Failed
+			}
+		}
+	}
+	return n
 }
 
 func humanBytes(n int64) string {
@@ -364,6 +382,17 @@ func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
 		for _, f := range pending {
 			files++
 			bytes += f.Size
+		}
+		if u.metrics != nil {
+			waiting, err := u.pendingFiles(name, cp.seen[name], true)
+			if err != nil {
+				return 0, 0, err
+			}
+			var wb int64
+			for _, f := range waiting {
+				wb += f.Size
+			}
+			u.metrics.recordBacklog(name, cp.meta.Flow, int64(len(waiting)), wb)
 		}
 	}
 	return files, bytes, nil
@@ -868,6 +897,9 @@ func (u *update) planning(f *Flow, technique, reason string) {
 
 // flowEvent reports a flow's status with its metrics.
 func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
+	if status == statusCompleted || status == statusFailed {
+		u.recordFlowMetrics(f, res)
+	}
 	fp := map[string]any{"status": status}
 	if res != nil {
 		metrics := map[string]any{

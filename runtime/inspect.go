@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -92,7 +93,7 @@ func Describe(p *Pipeline, w io.Writer) {
 // folders, existing tables' schemas — and prints what it would run,
 // without writing anything.
 func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
-	u := &update{p: p, opts: opts, handles: map[string]*tableHandle{}, sources: map[string]*FileSourceInfo{}, listings: nil}
+	u := &update{p: p, opts: opts, handles: map[string]*tableHandle{}, sources: map[string]*FileSourceInfo{}, listings: map[string]*fileFrontier{}}
 	if err := u.setup(); err != nil {
 		return err
 	}
@@ -106,7 +107,12 @@ func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
 			problems = append(problems, fmt.Sprintf("source %s: folder %s does not exist", name, info.Dir))
 			continue
 		}
-		fmt.Fprintf(w, "source %s: %s\n", name, info.Dir)
+		waiting, err := u.waitingFiles(name)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("source %s: %v", name, err))
+			continue
+		}
+		fmt.Fprintf(w, "source %s: %s%s\n", name, info.Dir, waiting)
 	}
 	for _, d := range p.Datasets {
 		td := d.tableDesc()
@@ -131,6 +137,48 @@ func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
 	}
 	fmt.Fprintln(w, "dry run: ok")
 	return nil
+}
+
+// waitingFiles says how many files of file source name, and how many
+// bytes, the next update would read: the most any streaming flow reading
+// it has not read yet (files younger than min_file_age included); "" when
+// no streaming flow reads it.
+func (u *update) waitingFiles(name string) (string, error) {
+	var files, bytes int64
+	readers := 0
+	for _, f := range u.p.Flows {
+		inputs := streamingInputs(f)
+		if !slices.Contains(inputs, name) {
+			continue
+		}
+		readers++
+		cp, err := loadCheckpoint(u.checkpointDir(f), checkpointMeta{Flow: f.Name, Inputs: inputs})
+		if err != nil {
+			return "", err
+		}
+		pending, err := u.pendingFiles(name, cp.seen[name], true)
+		if err != nil {
+			return "", err
+		}
+		var b int64
+		for _, fi := range pending {
+			b += fi.Size
+		}
+		if n := int64(len(pending)); n > files || (n == files && b > bytes) {
+			files, bytes = n, b
+		}
+	}
+	if readers == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf(" (%s, %s waiting)", pluralFiles(files), humanBytes(bytes)), nil
+}
+
+func pluralFiles(n int64) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
 }
 
 // Show prints up to limit rows (0: all) of a table in the given format

@@ -171,6 +171,8 @@ type tableDesc struct {
 	partitionBy            []string
 	columns                types.Schema
 	expectations           []string
+	// expectationActions are the expectations' actions, in the same order.
+	expectationActions []ExpectationAction
 }
 
 func (t *Table[T]) tableDesc() *tableDesc {
@@ -183,6 +185,7 @@ func (t *Table[T]) tableDesc() *tableDesc {
 	}
 	for _, e := range t.Expectations {
 		d.expectations = append(d.expectations, e.Name)
+		d.expectationActions = append(d.expectationActions, e.Action)
 	}
 	return d
 }

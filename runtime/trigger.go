@@ -141,7 +141,7 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 		err := runUpdate(p, opts, tr, lk)
 		if errors.Is(err, errUpdateFailed) {
 			if opts.Stderr != nil {
-				fmt.Fprintf(opts.Stderr, "%s: %v\n", p.Name, err)
+				fmt.Fprintf(opts.Stderr, "%s %s: %v\n", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), p.Name, err)
 			}
 			last = err
 			return nil

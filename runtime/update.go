@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,14 @@ type RunOptions struct {
 	BaseDir string
 	// Params are name=value overrides of the pipeline's parameters.
 	Params []string
+	// SourcePaths are NAME=PATH overrides of where sources are read: a
+	// file source's folder, or a table source's Delta table folder
+	// (relative paths against BaseDir). `pipegen test` points the sources
+	// at its fixtures with them.
+	SourcePaths []string
+	// MetricsFile, when set, receives the update's metrics in Prometheus'
+	// text format at its end (see metrics.go).
+	MetricsFile string
 	// Trigger is "available_now" (the default), "once" or "interval=D".
 	Trigger string
 	// Refresh selects the tables to update; the others are EXCLUDED.
@@ -97,6 +106,9 @@ type update struct {
 	// listings are the file sources' folders as this update lists them
 	// (once: the frozen frontier), with the attributes read so far.
 	listings map[string]*fileFrontier
+
+	// metrics collects the figures of --metrics-file (nil without it).
+	metrics *updateMetrics
 }
 
 // fileFrontier is a file source's folder as listed by an update: every name,
@@ -158,15 +170,26 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 	defer u.log.close()
 	u.createUpdate(opts, tr)
 	u.progress("INITIALIZING")
+	if opts.MetricsFile != "" {
+		u.metrics = newUpdateMetrics()
+	}
 	defer func() {
+		result := "completed"
 		switch {
 		case err != nil:
+			result = "failed"
 			u.log.emitError("update_progress", fmt.Sprintf("Update %s is FAILED.", shortID(u.id)), err,
 				map[string]any{"update_progress": map[string]any{"state": "FAILED"}})
 		case u.cut.Load():
+			result = "canceled"
 			u.progress("CANCELED")
 		default:
 			u.progress("COMPLETED")
+		}
+		if u.metrics != nil {
+			if merr := u.writeMetrics(opts.MetricsFile, result); merr != nil && u.stderr != nil {
+				fmt.Fprintf(u.stderr, "%s: %v (the update's result is not changed)\n", p.Name, merr)
+			}
 		}
 	}()
 	if err := u.runChecks(); err != nil {
@@ -257,7 +280,38 @@ func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
 	if u.stderr == nil {
 		u.stderr = io.Discard
 	}
+	if tr.interval > 0 {
+		// A long-running program's lines say when and in which update.
+		u.stderr = &stampedWriter{w: u.stderr, prefix: func() string {
+			return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") + " update " + shortID(u.id) + ": "
+		}}
+	}
 	return u, u.setup()
+}
+
+// stampedWriter writes each whole line to w after prefix() (the interval
+// trigger's timestamp and update id); a partial line waits for its end.
+type stampedWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	prefix func() string
+	buf    []byte
+}
+
+func (s *stampedWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.buf = append(s.buf, p...)
+	for {
+		i := bytes.IndexByte(s.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if _, err := io.WriteString(s.w, s.prefix()+string(s.buf[:i+1])); err != nil {
+			return len(p), err
+		}
+		s.buf = s.buf[i+1:]
+	}
 }
 
 func causeOf(opts RunOptions) string {
@@ -316,6 +370,10 @@ func (u *update) setup() error {
 	if u.storage == "" {
 		u.storage = filepath.Join(u.opts.Warehouse, "_pipelines", u.p.Name)
 	}
+	overrides, err := u.sourcePathOverrides()
+	if err != nil {
+		return err
+	}
 	catalog, err := u.params.Expand(u.p.Catalog)
 	if err != nil {
 		return err
@@ -350,6 +408,9 @@ func (u *update) setup() error {
 			if err != nil {
 				return fmt.Errorf("source %s: %w", s.SourceName(), err)
 			}
+			if o, ok := overrides[s.SourceName()]; ok {
+				name = "delta.`" + strings.ReplaceAll(o, "`", "``") + "`"
+			}
 			if path, ok := DeltaPathName(name); ok {
 				// delta.`/path/to/table`, as in Spark; relative to the
 				// spec's folder like file sources.
@@ -373,6 +434,9 @@ func (u *update) setup() error {
 			if err != nil {
 				return fmt.Errorf("source %s: %w", s.SourceName(), err)
 			}
+			if o, ok := overrides[s.SourceName()]; ok {
+				dir = o
+			}
 			if !filepath.IsAbs(dir) && u.opts.BaseDir != "" {
 				dir = filepath.Join(u.opts.BaseDir, dir)
 			}
@@ -381,6 +445,29 @@ func (u *update) setup() error {
 		}
 	}
 	return nil
+}
+
+// sourcePathOverrides parses RunOptions.SourcePaths (NAME=PATH, NAME a
+// source of the pipeline).
+func (u *update) sourcePathOverrides() (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range u.opts.SourcePaths {
+		name, path, ok := strings.Cut(kv, "=")
+		if !ok || path == "" {
+			return nil, fmt.Errorf("--source-path %q: want NAME=PATH", kv)
+		}
+		found := false
+		var names []string
+		for _, s := range u.p.Sources {
+			found = found || s.SourceName() == name
+			names = append(names, s.SourceName())
+		}
+		if !found {
+			return nil, fmt.Errorf("--source-path %q: the pipeline has no source %q (sources: %s)", kv, name, strings.Join(names, ", "))
+		}
+		out[name] = path
+	}
+	return out, nil
 }
 
 // handle returns the table behind a dataset or table-source name.
@@ -466,6 +553,13 @@ func (u *update) listFiles(name string) ([]source.FileInfo, error) {
 // file is ingested once by path, so a long-lived landing folder costs a
 // no-op update one directory read, not a system call per file.
 func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, error) {
+	return u.pendingFiles(name, seen, false)
+}
+
+// pendingFiles is unseenFiles, with the files younger than min_file_age
+// too when young is set: every file that waits (the backlog of the
+// metrics file).
+func (u *update) pendingFiles(name string, seen seenSet, young bool) ([]source.FileInfo, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	fr, err := u.frontierOf(name)
@@ -488,7 +582,7 @@ func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, erro
 		if st, ok := seen[f.Path]; ok && (st == unknownStamp || st == stampOf(f)) {
 			continue // seen, and unchanged as far as the record says
 		}
-		if u.tooYoung(info, f) {
+		if !young && u.tooYoung(info, f) {
 			continue
 		}
 		out = append(out, f)

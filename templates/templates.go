@@ -1,8 +1,9 @@
 // Package templates holds the project templates of pipegen init, embedded
 // as files (no Go source is produced from them): one folder per template,
-// each a complete pipeline project with a spec (pipeline.yaml), sample
-// files under data/, a README, a .gitignore and a CI workflow. The text
-// __PIPELINE__ in any file stands for the pipeline's name.
+// each a complete pipeline project with a spec (pipeline.yaml), its
+// pipeline tests (pipeline.tests.yaml), sample files under data/, a
+// README, a .gitignore and a CI workflow. The text __PIPELINE__ in any
+// file stands for the pipeline's name.
 package templates
 
 import (

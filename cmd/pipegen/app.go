@@ -29,6 +29,7 @@ var commands = []func() *cli.Command{
 	runCommand,
 	diffCommand,
 	initCommand,
+	testCommand,
 
 	inferCommand,
 	versionCommand,

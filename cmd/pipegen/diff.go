@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/pipegen/pipegen/gen"
 	prt "github.com/pipegen/pipegen/runtime"
 	"github.com/pipegen/pipegen/spec"
+	"github.com/pipegen/pipegen/spec/sql"
 )
 
 func diffCommand() *cli.Command {
@@ -240,6 +242,12 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		if new.Kind == spec.StreamingTable && sameQuery(of, f) && slices.Equal(streamed(of), streamed(f)) && (of.AutoCDC == nil) == (f.AutoCDC == nil) && f.AutoCDC == nil {
 			continue // only the schema changed: reported above
 		}
+		if of.AutoCDC != nil && f.AutoCDC != nil && cdcSettings(of) == cdcSettings(f) {
+			// The auto_cdc block is the same; only the change feed's
+			// columns changed (its upstream table's query): what that
+			// does to the target's schema is reported above.
+			continue
+		}
 		switch {
 		case new.Kind == spec.MaterializedView:
 			notes(fmt.Sprintf("flow %s's definition changed: recomputed (COMPLETE_RECOMPUTE)", f.Name))
@@ -253,6 +261,8 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		case of.AutoCDC != nil && f.AutoCDC != nil && len(prt.CheckCDCRules(cdcRules(of), cdcRules(f))) > 0:
 			// The runtime fails the flow for these (runtime.CDCRules).
 			needs(fmt.Sprintf("AUTO CDC flow %s: %s", f.Name, strings.Join(prt.CheckCDCRules(cdcRules(of), cdcRules(f)), "; ")))
+		case f.AutoCDC != nil:
+			notes(fmt.Sprintf("flow %s's auto_cdc settings changed: existing rows stay, new changes are applied with the new settings (a full refresh applies every change again)", f.Name))
 		default:
 			notes(fmt.Sprintf("flow %s's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)", f.Name))
 		}
@@ -292,6 +302,41 @@ func newFlow(old, new *spec.Dataset, f *spec.Flow, removed []*spec.Flow, needs, 
 
 // cdcRules returns the runtime's CDCRules of an AUTO CDC flow, as the
 // generated code gives them (gen/cdc.go).
+// cdcSettings renders an AUTO CDC flow's auto_cdc block by column name:
+// source, keys, sequence_by, the delete and truncate conditions, SCD type,
+// ignore_null_updates, the source columns left out of the target, and
+// track_history. The columns the change feed has are not part of it, so a
+// new column upstream (written to the target) leaves it the same.
+func cdcSettings(f *spec.Flow) string {
+	a := f.AutoCDC
+	names := func(idx []int) string {
+		var out []string
+		for _, i := range idx {
+			out = append(out, a.SourceColumns[i].Name)
+		}
+		return strings.Join(out, ",")
+	}
+	var left []string
+	for i, c := range a.SourceColumns {
+		if !slices.Contains(a.Columns, i) {
+			left = append(left, c.Name)
+		}
+	}
+	expr := func(e sql.Expr) string {
+		if e == nil {
+			return ""
+		}
+		return columnPosition.ReplaceAllString(sql.FormatExpr(e), "")
+	}
+	return fmt.Sprintf("source %s; keys %s; sequence_by %s; deletes %s; truncates %s; scd %d; ignore_nulls %v; left out %s; track_history %v %s",
+		a.Source.Name, names(a.Keys), names(a.SequenceBy), expr(a.ApplyAsDeletes), expr(a.ApplyAsTruncates),
+		a.SCDType, a.IgnoreNullUpdates, strings.Join(left, ","), a.TrackHistory != nil, names(a.TrackHistory))
+}
+
+// columnPosition matches the input positions FormatExpr writes after
+// column names (amount#3), which move when the change feed gains a column.
+var columnPosition = regexp.MustCompile(`#[0-9]+`)
+
 func cdcRules(f *spec.Flow) prt.CDCRules {
 	a := f.AutoCDC
 	var r prt.CDCRules

@@ -137,7 +137,7 @@ func TestCompareSpecsAutoCDC(t *testing.T) {
 		{"partition_by", "hist: {kind: streaming_table}", "hist: {kind: streaming_table, partition_by: [city]}",
 			"hist changed true: its partition columns change from none to (city): the existing files are laid out by the old ones\n" + downstream},
 		{"deletes", "scd_type: 2\n", "scd_type: 2\n      apply_as_deletes: city = 'gone'\n",
-			"hist changed false: flow apply_hist's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)\n" +
+			"hist changed false: flow apply_hist's auto_cdc settings changed: existing rows stay, new changes are applied with the new settings (a full refresh applies every change again)\n" +
 				"hist_log affected false: reads hist, which changes\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,5 +183,48 @@ flows:
 	want = "orders changed false: new flow orders_us: it reads its sources from the start into the table; flow orders_eu is removed: the rows it wrote stay\n"
 	if got != want {
 		t.Errorf("other source:\ngot\n%s\nwant\n%s", got, want)
+	}
+}
+
+const diffCDCFeed = `pipeline: cdc
+sources:
+  feed:
+    files: {path: landing, format: json}
+    schema: id BIGINT, name STRING, op STRING, seq BIGINT
+datasets:
+  changes:
+    kind: streaming_table
+    query: SELECT id, name, op, seq FROM STREAM(feed)
+  current:
+    kind: streaming_table
+flows:
+  apply:
+    target: current
+    auto_cdc:
+      source: STREAM(changes)
+      keys: [id]
+      sequence_by: seq
+      apply_as_deletes: op = 'D'
+      except_columns: [op, seq]
+`
+
+// TestCompareSpecsAutoCDCUpstream: a new column in an AUTO CDC flow's
+// change feed (its upstream table's query) is a schema change of the
+// target, not a change of the flow's query; a change of the auto_cdc
+// block itself is reported as one.
+func TestCompareSpecsAutoCDCUpstream(t *testing.T) {
+	old := loadSpec(t, diffCDCFeed)
+	upstream := loadSpec(t, strings.Replace(diffCDCFeed, "SELECT id, name, op, seq", "SELECT id, op, name, upper(name) AS label, seq", 1))
+	got := summary(CompareSpecs(old, upstream))
+	want := "changes changed false: adds column(s) label: the table's schema evolves, existing rows read NULL; flow changes's query changed: existing rows stay, new input is processed with the new query (a full refresh recomputes them)\n" +
+		"current changed false: adds column(s) label: the table's schema evolves, existing rows read NULL\n"
+	if got != want {
+		t.Errorf("upstream change:\n got %s\nwant %s", got, want)
+	}
+	rules := loadSpec(t, strings.Replace(diffCDCFeed, "apply_as_deletes: op = 'D'", "apply_as_deletes: op = 'DELETE'", 1))
+	got = summary(CompareSpecs(old, rules))
+	want = "current changed false: flow apply's auto_cdc settings changed: existing rows stay, new changes are applied with the new settings (a full refresh applies every change again)\n"
+	if got != want {
+		t.Errorf("auto_cdc change:\n got %s\nwant %s", got, want)
 	}
 }

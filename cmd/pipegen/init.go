@@ -23,7 +23,8 @@ func initCommand() *cli.Command {
 		Usage:     "start a pipeline project from a template",
 		ArgsUsage: "DIR",
 		Description: "Writes a pipeline project into DIR (created if missing; refused when not empty, naming\n" +
-			"what is there): pipeline.yaml, pipegen.schema.json for editors, sample files under data/,\n" +
+			"what is there): pipeline.yaml, its pipeline tests (pipeline.tests.yaml, run by pipegen test),\n" +
+			"pipegen.schema.json for editors, sample files under data/,\n" +
 			"a README, a .gitignore and a GitHub Actions workflow. The pipeline is named after DIR\n" +
 			"(lower case, other characters than letters, digits and _ as _). Templates: " + strings.Join(templates.Names(), ", ") + ".",
 		Flags: []cli.Flag{
@@ -137,6 +138,6 @@ func Init(stdout, stderr io.Writer, dir, tmpl string) int {
 	}
 	spec := filepath.Join(dir, "pipeline.yaml")
 	fmt.Fprintf(stdout, "created pipeline %s in %s from template %s (%d files)\n", name, dir, tmpl, len(paths))
-	fmt.Fprintf(stdout, "next: pipegen validate %s && pipegen run %s\n", spec, spec)
+	fmt.Fprintf(stdout, "next: pipegen validate %s && pipegen test %s && pipegen run %s\n", spec, spec, spec)
 	return exitOK
 }

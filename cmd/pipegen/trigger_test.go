@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -176,8 +177,18 @@ func TestIntervalTrigger(t *testing.T) {
 		t.Errorf("a second run during the interval trigger: exit %d\n%s", res.code, res.stderr)
 	}
 	cmd.Process.Signal(os.Interrupt)
-	if code, stderr := wait(); code != 0 {
+	code, stderr := wait()
+	if code != 0 {
 		t.Fatalf("SIGINT: exit %d\n%s", code, stderr)
+	}
+	// Each flow line says when and in which update (shortID: 8 hex digits).
+	stamped := regexp.MustCompile(`(?m)^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z update ([0-9a-f]{8}): flow events: `)
+	ids := map[string]bool{}
+	for _, m := range stamped.FindAllStringSubmatch(stderr, -1) {
+		ids[m[1]] = true
+	}
+	if len(ids) < 2 || strings.Contains(stderr, "\nflow events:") {
+		t.Errorf("interval trigger lines without a timestamp and update id (%d updates seen):\n%s", len(ids), stderr)
 	}
 	lifeMustRun(t, dir, bin, "run")
 	if got := lifeRows(t, dir, bin, "totals"); strings.Join(got, ";") != "grp,n,total;a,2,15;b,1,1" {
