@@ -423,6 +423,12 @@ func (g *generator) declareSource(f *jen.File, s *spec.Source) {
 	if fs.OnMalformed == spec.FailOnMalformed {
 		d[jen.Id("OnMalformed")] = jen.Qual(pkgSource, "Fail")
 	}
+	switch fs.SchemaEvolution {
+	case spec.FailOnNewColumns:
+		d[jen.Id("NewColumns")] = jen.Qual(pkgSource, "FailOnNewColumns")
+	case spec.IgnoreNewColumns:
+		d[jen.Id("NewColumns")] = jen.Qual(pkgSource, "IgnoreNewColumns")
+	}
 	f.Commentf("%s is source %s: %s files in %s.", g.vars[s.Name], s.Name, fs.Format, fs.Path.String())
 	f.Var().Id(g.vars[s.Name]).Op("=").Op("&").Qual(pkgRuntime, "FileSource").Types(jen.Id(row)).Values(d)
 	f.Line()

@@ -223,7 +223,7 @@ func formatMetricValue(v float64) string {
 	case math.IsInf(v, -1):
 		return "-Inf"
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return strconv.FormatFloat(v, 'f', -1, 64) // no exponent: 1796173807.808, not 1.796173807808e+09
 }
 
 // readMetricsFile reads the samples of an earlier metrics file (none when

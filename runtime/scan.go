@@ -65,7 +65,7 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		}
 		files = all
 	}
-	decOpts := source.Options{OnMalformed: s.OnMalformed, TimeZone: ctx.u.loc}
+	decOpts := source.Options{OnMalformed: s.OnMalformed, NewColumns: s.NewColumns, TimeZone: ctx.u.loc}
 	batch := int64(-1)
 	if opts.Streaming && ctx.batch != nil {
 		batch = ctx.batch.id

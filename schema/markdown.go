@@ -122,6 +122,20 @@ func typeText(p map[string]any, defs map[string]any) string {
 	if _, ok := p["anyOf"]; ok {
 		return "`available_now` \\| `once` \\| `{interval: duration}`"
 	}
+	if alts, ok := p["oneOf"].([]any); ok {
+		// e.g. rescued_data_column: a name or false
+		var vs []string
+		for _, a := range alts {
+			if m, ok := a.(map[string]any); ok {
+				if c, ok := m["const"]; ok {
+					vs = append(vs, fmt.Sprintf("`%v`", c))
+				} else {
+					vs = append(vs, typeText(m, defs))
+				}
+			}
+		}
+		return strings.Join(vs, " \\| ")
+	}
 	switch t := p["type"].(type) {
 	case string:
 		if t == "array" {

@@ -115,6 +115,8 @@ type SourceDecl struct {
 	Table             Str
 	Schema            Str
 	RescuedDataColumn Str
+	// NoRescuedData is set by rescued_data_column: false.
+	NoRescuedData bool
 }
 
 // FilesDecl is a source's `files:`.
@@ -131,6 +133,7 @@ type FilesDecl struct {
 	IgnoreCorruptFiles   Bool
 	IgnoreMissingFiles   Bool
 	OnMalformed          Str
+	SchemaEvolution      Str
 }
 
 // FormatOptionsDecl is one format's option section (`csv: {...}`).

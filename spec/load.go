@@ -356,6 +356,9 @@ func (f *File) source(k, v *yaml.Node) *SourceDecl {
 			s.Schema = f.str(v)
 		case "rescued_data_column":
 			s.RescuedDataColumn = f.str(v)
+			if v.Tag == "!!bool" {
+				s.NoRescuedData = v.Value == "false"
+			}
 		case "files":
 			fd := &FilesDecl{Pos: f.pos(k)}
 			entries(v, func(k, v *yaml.Node) {
@@ -382,6 +385,8 @@ func (f *File) source(k, v *yaml.Node) *SourceDecl {
 					fd.IgnoreMissingFiles = f.boolean(v)
 				case "on_malformed":
 					fd.OnMalformed = f.str(v)
+				case "schema_evolution":
+					fd.SchemaEvolution = f.str(v)
 				}
 			})
 			s.Files = fd

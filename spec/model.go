@@ -297,7 +297,8 @@ type Source struct {
 	SchemaFromLog bool
 	// RescuedDataColumn is the name of the STRING column that collects
 	// values that do not fit Schema (file sources; "_rescued_data" by
-	// default, Auto Loader's).
+	// default, Auto Loader's); "" when rescued_data_column: false (such
+	// values are then NULL, and still counted).
 	RescuedDataColumn string
 	// Columns are the columns queries see: Schema's, then (file sources)
 	// the rescued-data column, then the hidden _metadata column
@@ -320,6 +321,21 @@ var formatNames = [...]string{"json", "csv", "parquet"}
 
 // String returns the format's spelling in the spec.
 func (f FileFormat) String() string { return formatNames[f] }
+
+// SchemaEvolution says what a field of a JSON record that the source's
+// schema does not declare does.
+type SchemaEvolution uint8
+
+// Schema evolution modes (Auto Loader's names in snake case).
+const (
+	// RescueNewColumns puts the field in the rescued-data column (the
+	// default, Auto Loader's rescue).
+	RescueNewColumns SchemaEvolution = iota
+	// FailOnNewColumns fails the update, naming the file, line and field.
+	FailOnNewColumns
+	// IgnoreNewColumns drops the field (Auto Loader's none).
+	IgnoreNewColumns
+)
 
 // OnMalformed says what a malformed record does.
 type OnMalformed uint8
@@ -361,6 +377,9 @@ type Files struct {
 	IgnoreCorruptFiles bool
 	IgnoreMissingFiles bool
 	OnMalformed        OnMalformed
+	// SchemaEvolution is what a field the schema does not declare does
+	// (Auto Loader's cloudFiles.schemaEvolutionMode, JSON sources).
+	SchemaEvolution SchemaEvolution
 	// Exactly the options of Format are meaningful; all hold their
 	// defaults when not written.
 	JSON    JSONOptions

@@ -263,7 +263,10 @@ func (r *resolver) addSource(d *SourceDecl) {
 		s.Kind = FileSource
 		s.Files = r.files(d.Files, d.Name.file)
 		s.RescuedDataColumn = "_rescued_data"
-		if d.RescuedDataColumn.Set() {
+		switch {
+		case d.NoRescuedData:
+			s.RescuedDataColumn = ""
+		case d.RescuedDataColumn.Set():
 			s.RescuedDataColumn = d.RescuedDataColumn.Value
 		}
 		if !d.Schema.Set() {
@@ -325,7 +328,7 @@ func (r *resolver) addSource(d *SourceDecl) {
 		s.Columns = append(s.Columns, Column{Name: f.Name, Type: f.Type, Nullable: f.Nullable, Comment: f.Comment})
 	}
 	if s.Kind == FileSource {
-		if s.Schema.Index(s.RescuedDataColumn) >= 0 {
+		if s.RescuedDataColumn != "" && s.Schema.Index(s.RescuedDataColumn) >= 0 {
 			pos := d.Schema.Pos
 			if d.RescuedDataColumn.Set() {
 				pos = d.RescuedDataColumn.Pos
@@ -333,9 +336,10 @@ func (r *resolver) addSource(d *SourceDecl) {
 			r.errorf(pos, "", "choose another rescued_data_column", "rescued data column %q of source %q is also a declared column", s.RescuedDataColumn, s.Name)
 			rl.failed = true
 		}
-		s.Columns = append(s.Columns,
-			Column{Name: s.RescuedDataColumn, Type: types.StringType, Nullable: true},
-			Column{Name: "_metadata", Type: metadataType, Nullable: false, Hidden: true})
+		if s.RescuedDataColumn != "" {
+			s.Columns = append(s.Columns, Column{Name: s.RescuedDataColumn, Type: types.StringType, Nullable: true})
+		}
+		s.Columns = append(s.Columns, Column{Name: "_metadata", Type: metadataType, Nullable: false, Hidden: true})
 	}
 	rl.columns = s.Columns
 }
@@ -427,6 +431,17 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	}
 	if d.OnMalformed.Value == "fail" {
 		fs.OnMalformed = FailOnMalformed
+	}
+	switch e := d.SchemaEvolution; e.Value {
+	case "fail_on_new_columns":
+		fs.SchemaEvolution = FailOnNewColumns
+	case "none":
+		fs.SchemaEvolution = IgnoreNewColumns
+	case "add_new_columns":
+		r.errorf(e.Pos, "", "use rescue (the default), fail_on_new_columns or none, and add the column to the schema (pipegen infer writes it)", "schema_evolution: add_new_columns is not supported yet")
+	}
+	if e := d.SchemaEvolution; e.Set() && fs.SchemaEvolution != RescueNewColumns && fs.Format != FormatJSON {
+		r.errorf(e.Pos, "", "remove it: a CSV file's fields are read by position and a Parquet file's columns by name", "schema_evolution: %s applies to JSON sources only", e.Value)
 	}
 	fs.AllowOverwrites = d.AllowOverwrites.Set() && d.AllowOverwrites.Value
 	fs.IgnoreCorruptFiles = d.IgnoreCorruptFiles.Set() && d.IgnoreCorruptFiles.Value

@@ -229,9 +229,6 @@ func (r *testRunner) check(t *pipelineTest) error {
 			if src == nil {
 				return mistakef("update %d: the pipeline has no source %q (sources: %s)", i+1, g.Source, strings.Join(r.sourceNames(), ", "))
 			}
-			if src.Files == nil && g.File == "" {
-				return mistakef("update %d: source %s is a table source: give its table as file: (a Delta table's folder)", i+1, g.Source)
-			}
 		}
 		for _, x := range u.Expect {
 			d := r.p.Dataset(x.Dataset)
@@ -342,6 +339,9 @@ func givesSource(t *pipelineTest, name string) bool {
 func (r *testRunner) land(tmp string, n, k int, g testInput) error {
 	src := r.p.Source(g.Source)
 	dir := filepath.Join(tmp, "sources", g.Source)
+	if src.Files == nil && g.File == "" {
+		return appendTableRows(dir, src, g.Rows, n, k)
+	}
 	if src.Files == nil {
 		if err := os.RemoveAll(dir); err != nil {
 			return err

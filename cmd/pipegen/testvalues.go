@@ -8,7 +8,9 @@ import (
 	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec"
@@ -82,40 +85,88 @@ func sourceFile(src *spec.Source, rows []map[string]any) ([]byte, error) {
 			return nil, err
 		}
 	case spec.FormatParquet:
-		var prows []parquet.Row
-		for _, r := range rows {
-			vals := make([]any, len(src.Schema))
-			for i, c := range src.Schema {
-				switch v := r[c.Name].(type) {
-				case nil:
-				case scalar:
-					if isNested(c.Type) {
-						return nil, fmt.Errorf("source %s: column %s is %s: give a Parquet file for nested columns", src.Name, c.Name, c.Type)
-					}
-					x, err := parquetio.ParsePartitionValue(v.text, c.Type)
-					if err != nil {
-						return nil, fmt.Errorf("source %s: column %s: %v", src.Name, c.Name, err)
-					}
-					vals[i] = x
-				default:
-					return nil, fmt.Errorf("source %s: column %s: give a Parquet file for nested values", src.Name, c.Name)
-				}
-			}
-			row, err := parquetio.Encode(vals, src.Schema)
-			if err != nil {
-				return nil, fmt.Errorf("source %s: %v", src.Name, err)
-			}
-			prows = append(prows, row)
-		}
-		w := parquetio.NewWriter(&buf, src.Schema, parquetio.WriterOptions{})
-		if err := w.Write(prows); err != nil {
-			return nil, err
-		}
-		if _, err := w.Close(); err != nil {
+		if _, err := parquetFile(&buf, src, rows); err != nil {
 			return nil, err
 		}
 	}
 	return buf.Bytes(), nil
+}
+
+// parquetFile writes rows as a Parquet file of src's declared schema (flat
+// columns only; values parsed as Delta partition values are) to out.
+func parquetFile(out io.Writer, src *spec.Source, rows []map[string]any) (parquetio.FileInfo, error) {
+	known := map[string]bool{}
+	for _, c := range src.Schema {
+		known[c.Name] = true
+	}
+	var prows []parquet.Row
+	for _, r := range rows {
+		for _, k := range rowKeys(r) {
+			if !known[k] {
+				return parquetio.FileInfo{}, fmt.Errorf("source %s has no column %q (columns: %s)", src.Name, k, strings.Join(schemaNames(src.Schema), ", "))
+			}
+		}
+		vals := make([]any, len(src.Schema))
+		for i, c := range src.Schema {
+			switch v := r[c.Name].(type) {
+			case nil:
+			case scalar:
+				if isNested(c.Type) {
+					return parquetio.FileInfo{}, fmt.Errorf("source %s: column %s is %s: give a file for nested columns", src.Name, c.Name, c.Type)
+				}
+				x, err := parquetio.ParsePartitionValue(v.text, c.Type)
+				if err != nil {
+					return parquetio.FileInfo{}, fmt.Errorf("source %s: column %s: %v", src.Name, c.Name, err)
+				}
+				vals[i] = x
+			default:
+				return parquetio.FileInfo{}, fmt.Errorf("source %s: column %s: give a file for nested values", src.Name, c.Name)
+			}
+		}
+		row, err := parquetio.Encode(vals, src.Schema)
+		if err != nil {
+			return parquetio.FileInfo{}, fmt.Errorf("source %s: %v", src.Name, err)
+		}
+		prows = append(prows, row)
+	}
+	w := parquetio.NewWriter(out, src.Schema, parquetio.WriterOptions{})
+	if err := w.Write(prows); err != nil {
+		return parquetio.FileInfo{}, err
+	}
+	return w.Close()
+}
+
+// appendTableRows appends rows to the Delta table at dir (created with
+// src's declared schema by the first append): a table source's rows in a
+// test, one commit per update, so streaming reads of it see appends.
+func appendTableRows(dir string, src *spec.Source, rows []map[string]any, n, k int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	name := fmt.Sprintf("part-u%03d-%02d.snappy.parquet", n, k)
+	var buf bytes.Buffer
+	info, err := parquetFile(&buf, src, rows)
+	if err != nil {
+		return testMistake{err.Error()}
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	add := delta.NewAdd(name, nil, info, time.Now())
+	snap, err := delta.Load(dir)
+	if errors.Is(err, delta.ErrNoTable) {
+		md, err := delta.NewMetadata(src.Schema, nil, nil, time.Now())
+		if err != nil {
+			return err
+		}
+		_, err = delta.Append(dir, nil, []delta.Add{add}, delta.WriteOptions{Metadata: &md})
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	_, err = delta.Append(dir, snap, []delta.Add{add}, delta.WriteOptions{})
+	return err
 }
 
 func isNested(t types.Type) bool {

@@ -353,7 +353,28 @@ func (d *JSONDecoder) KeyString() string {
 // field and its raw value are added to the rescued data; inside a nested
 // value the whole top-level column's raw value is. Unknown fields never fail
 // decoding, as Spark ignores them even in FAILFAST mode.
+//
+// Under Options.NewColumns FailOnNewColumns an unknown field stops
+// decoding instead, naming it (a field of a nested value by its path);
+// under IgnoreNewColumns it is skipped as Skip does.
 func (d *JSONDecoder) Unknown() {
+	switch d.opts.NewColumns {
+	case IgnoreNewColumns:
+		d.Skip()
+		return
+	case FailOnNewColumns:
+		if !d.pending {
+			return
+		}
+		field := string(d.key)
+		if d.depth > 1 {
+			field = string(d.colKey) + "." + field
+		}
+		d.fail(d.orig, d.lineNo, d.origOff(d.pos), field, fmt.Sprintf("field %q is not in the source's schema (schema_evolution: fail_on_new_columns): add it to the schema (pipegen infer --write prints the new one) and run again", field))
+		d.pending = false
+		d.pos = len(d.line)
+		return
+	}
 	if _, ok := d.begin(); ok && d.skipOver() {
 		d.colFailed = true
 	}

@@ -28,6 +28,9 @@ const (
 // Options are the settings shared by the JSON and CSV decoders.
 type Options struct {
 	OnMalformed OnMalformed
+	// NewColumns is what the JSON decoder does with a field the schema does
+	// not declare.
+	NewColumns NewColumns
 	// TimeZone is the session time zone (spark.sql.session.timeZone) used for
 	// TIMESTAMP strings without an offset; nil means UTC.
 	TimeZone *time.Location
@@ -42,6 +45,22 @@ type Options struct {
 	// (Spark reads them with timestampNTZFormat).
 	TimestampFormat string
 }
+
+// NewColumns is what the JSON decoder does with a field the schema does
+// not declare (Auto Loader's cloudFiles.schemaEvolutionMode).
+type NewColumns uint8
+
+// The modes of NewColumns.
+const (
+	// RescueNewColumns adds the field to the rescued data (Auto Loader's
+	// rescue, the default).
+	RescueNewColumns NewColumns = iota
+	// FailOnNewColumns stops decoding with a *DecodeError naming the
+	// field (failOnNewColumns).
+	FailOnNewColumns
+	// IgnoreNewColumns skips the field (none).
+	IgnoreNewColumns
+)
 
 // Stats count what a decoder produced from one file.
 type Stats struct {
