@@ -158,6 +158,9 @@ type exprCompiler struct {
 	// nextVar numbers the lambda parameters the generator makes up (nested
 	// casts): negative, so they never clash with the checker's IDs.
 	nextVar int
+	// subq holds the locals of the flow's uncorrelated subqueries
+	// (subquery.go).
+	subq map[*sql.Subquery]*subqVars
 }
 
 // compile returns x's value, emitting the statements it needs into b.
@@ -187,6 +190,8 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 		return c.caseExpr(b, e)
 	case *sql.In:
 		return c.in(b, e)
+	case *sql.Subquery:
+		return c.subquery(b, e)
 	case *sql.Like:
 		return c.like(b, e)
 	case *sql.IsNull:

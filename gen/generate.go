@@ -630,6 +630,7 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 				panic(ue)
 			}
 		}()
+		pc.prepareSubqueries(b, fl.Plan)
 		pc.produce(b, fl.Plan, concurrent, func(b *block, cols []val) {
 			o := fs.tmp("out")
 			b.add(jen.Var().Id(o).Id(target.name))

@@ -60,6 +60,9 @@ func mvTechnique(fl *spec.Flow) (technique string, agg *sql.Aggregate, reason st
 	if tables != 1 {
 		return "", nil, fmt.Sprintf("it reads %d tables (joins and unions are recomputed)", tables)
 	}
+	if hasSubquery(fl.Plan) {
+		return "", nil, "it has a subquery (recomputed with the query)"
+	}
 	top := fl.Plan
 	for {
 		switch p := top.(type) {

@@ -42,6 +42,9 @@ type planCompiler struct {
 	// stateful is the stateful operator of a streaming flow with a
 	// watermark (see stateful.go), or nil.
 	stateful *sql.Stateful
+	// subq holds the locals of the flow's uncorrelated subqueries, set
+	// before the flow's rows are produced (subquery.go).
+	subq map[*sql.Subquery]*subqVars
 	// prune holds the file-skipping terms (runtime.PruneTerm literals) of
 	// the filter over the next scan, which takes and clears them.
 	prune []jen.Code
@@ -156,7 +159,7 @@ func (pc *planCompiler) produce(b *block, p sql.Plan, concurrent bool, consume c
 }
 
 func (pc *planCompiler) exprs(cols []val) *exprCompiler {
-	return &exprCompiler{reg: pc.reg, cols: cols, ctx: jen.Id("ctx"), params: jen.Id("ctx").Dot("Params").Call()}
+	return &exprCompiler{reg: pc.reg, cols: cols, ctx: jen.Id("ctx"), params: jen.Id("ctx").Dot("Params").Call(), subq: pc.subq}
 }
 
 // scan reads a source or a table: its micro-batch when Streaming, its

@@ -236,3 +236,10 @@ func InExpression(cause error, expr string) error {
 	}
 	return &exprError{cause: cause, expr: expr}
 }
+
+// ErrScalarSubqueryTooManyRows is the error of a scalar subquery that
+// returns more than one row (Spark's SCALAR_SUBQUERY_TOO_MANY_ROWS).
+func ErrScalarSubqueryTooManyRows() error {
+	return &Error{Class: "SCALAR_SUBQUERY_TOO_MANY_ROWS", Message: "more than one row returned by a subquery used as an expression",
+		Hint: "make the subquery return one row (an aggregate, a filter on a key, or LIMIT 1)"}
+}

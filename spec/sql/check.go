@@ -24,6 +24,9 @@ type checker struct {
 	itemSpans map[Plan][][2]int
 	// lambdaIDs numbers the lambda parameters of the query (LambdaVar.ID).
 	lambdaIDs int
+	// env is the WITH queries in scope where an expression is checked,
+	// for its subqueries.
+	env *cteEnv
 }
 
 func newChecker(text string, cat Catalog) *checker {
@@ -188,6 +191,9 @@ func (c *checker) query(q *queryStmt, env *cteEnv) Plan {
 		}
 		env = &cteEnv{name: w.name.name, plan: p, cols: c.renamed(p.Output(), w.columns, fmt.Sprintf("WITH query %q", w.name.name)), parent: env}
 	}
+	outer := c.env
+	c.env = env
+	defer func() { c.env = outer }()
 	var p Plan
 	if sel, ok := q.body.(*selectStmt); ok {
 		p = c.selectQuery(sel, q.orderBy, env)

@@ -97,9 +97,12 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT * FROM t1 PIVOT (sum(x) FOR a IN ('p', 'q'))", `17-51 UNSUPPORTED_FEATURE PIVOT is not supported yet (aggregate one column per value instead: GROUP BY the other columns with sum(CASE WHEN k = 'v' THEN x END) AS v, ...)`},
 		{"SELECT * FROM t1 UNPIVOT (v FOR k IN (x, id))", `17-45 UNSUPPORTED_FEATURE UNPIVOT is not supported yet (UNION ALL one SELECT per column, or LATERAL VIEW explode(map('a', a, 'b', b)) t AS k, v)`},
 		{"SELECT id FROM t1 TABLESAMPLE (10 PERCENT) WHERE id > 1", `18-42 UNSUPPORTED_FEATURE TABLESAMPLE is not supported yet (filter a sample with WHERE rand() < 0.1)`},
-		{"SELECT id FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.id = t1.id)", `24-69 UNSUPPORTED_FEATURE EXISTS (subquery) is not supported yet (use a LEFT SEMI JOIN on the correlated condition (NOT EXISTS: a LEFT ANTI JOIN))`},
-		{"SELECT id FROM t1 WHERE id IN (SELECT id FROM t2)", `27-49 UNSUPPORTED_FEATURE IN (subquery) is not supported yet (use a LEFT SEMI JOIN)`},
-		{"SELECT id, (SELECT max(x) FROM t2) AS m FROM t1", `11-34 UNSUPPORTED_FEATURE scalar subqueries are not supported yet (use a JOIN (a one-row aggregate can be CROSS JOINed))`},
+		// Correlated subqueries are refused with the JOIN to write.
+		{"SELECT id FROM t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.id = t1.id)", `63-68 UNRESOLVED_COLUMN column "t1.id" does not exist (did you mean "t2.id"?; EXISTS cannot read the outer query's columns (correlated subqueries are not supported yet): rewrite it as a JOIN — EXISTS as LEFT SEMI JOIN, NOT EXISTS as LEFT ANTI JOIN, a scalar aggregate as LEFT JOIN on a GROUP BY of the key)`},
+		{"SELECT id, (SELECT max(x), 1 FROM t2) AS m FROM t1", `11-37 INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN a scalar subquery must return one column, not 2 (select one column)`},
+		{"SELECT id FROM t1 WHERE (id, a) IN (SELECT id, b FROM t2)", `32-57 UNSUPPORTED_FEATURE (a, b, ...) IN (subquery) with several columns is not supported yet (rewrite it as EXISTS or a LEFT SEMI JOIN on a.x = b.x AND a.y = b.y (NOT IN: a LEFT ANTI JOIN, minding NULLs))`},
+		{"SELECT id FROM t1 WHERE id IN (SELECT id, b FROM t2)", `27-52 DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH the subquery of IN must return one column, not 2 (select one column)`},
+		{"SELECT id FROM t1 WHERE a IN (SELECT order_id FROM STREAM(raw_orders))", `26-70 UNSUPPORTED_FEATURE IN (subquery) cannot read a stream (read the table without STREAM(...) in the subquery, or JOIN the stream with it)`},
 		{"SELECT id FROM t1, LATERAL (SELECT t1.id + 1 AS n)", `19-26 PARSE_SYNTAX_ERROR syntax error at or near 'LATERAL' (LATERAL subqueries are not supported: JOIN a subquery without LATERAL, or use LATERAL explode(...) for a generator)`},
 		{"SELECT id FROM t1 CROSS JOIN LATERAL explode(array(1)) e", `29-36 PARSE_SYNTAX_ERROR syntax error at or near 'LATERAL' (write the generator as FROM t, LATERAL explode(t.xs) e, or LATERAL VIEW explode(t.xs) e AS x)`},
 		{"SELECT * FROM t1, LATERAL explode(array(1)) e, t2", `47-49 PARSE_SYNTAX_ERROR syntax error at or near 't2' (put the tables before the LATERAL generators: FROM a, b, LATERAL explode(a.xs) e)`},
@@ -131,8 +134,6 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT a FROM t1 LIMIT -1", `23-25 INVALID_LIMIT_LIKE_EXPRESSION LIMIT must be a non-negative integer constant (write a number such as LIMIT 100)`},
 		{"SELECT a FROM t1 LIMIT id", `23-25 UNRESOLVED_COLUMN column "id" does not exist (the query reads no columns here)`},
 		// Not supported yet.
-		{"SELECT (SELECT 1) FROM t1", `7-17 UNSUPPORTED_FEATURE scalar subqueries are not supported yet (use a JOIN (a one-row aggregate can be CROSS JOINed))`},
-		{"SELECT a FROM t1 WHERE id IN (SELECT id FROM t2)", `26-48 UNSUPPORTED_FEATURE IN (subquery) is not supported yet (use a LEFT SEMI JOIN)`},
 		// INTERSECT / EXCEPT read their inputs whole (Spark refuses them over streams).
 		{"SELECT order_id FROM STREAM(raw_orders) EXCEPT SELECT a FROM t1", `40-46 UNSUPPORTED_FEATURE EXCEPT is not supported over a stream (streaming tables): this query reads STREAM(...) (define the query as a materialized view (it reads the tables whole), or keep the rows of one stream with a LEFT ANTI JOIN (EXCEPT) or LEFT SEMI JOIN (INTERSECT) against a table)`},
 		{"SELECT m FROM nums INTERSECT ALL SELECT m FROM nums", `19-28 UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE INTERSECT ALL cannot compare column "m" of type MAP<STRING, BIGINT>: maps cannot be compared (drop the column or convert it, e.g. map_entries(m))`},

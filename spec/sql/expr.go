@@ -101,12 +101,7 @@ func (c *checker) expr(e astExpr, ctx *exprCtx) Expr {
 		c.errorf(s, e.arrowEnd(), "INVALID_LAMBDA_FUNCTION_CALL", "pass it to a function such as transform, filter or aggregate",
 			"a lambda function can only be an argument of a higher-order function")
 	case *subqueryExpr:
-		if e.exists {
-			c.errorAt(e, "UNSUPPORTED_FEATURE", "use a LEFT SEMI JOIN on the correlated condition (NOT EXISTS: a LEFT ANTI JOIN)",
-				"EXISTS (subquery) is not supported yet")
-			break
-		}
-		c.errorAt(e, "UNSUPPORTED_FEATURE", "use a JOIN (a one-row aggregate can be CROSS JOINed)", "scalar subqueries are not supported yet")
+		return c.subquery(e, ctx)
 	case *badExpr:
 	}
 	return bad
@@ -599,8 +594,7 @@ func (c *checker) is(e *isExpr, ctx *exprCtx) Expr {
 
 func (c *checker) in(e *inExpr, ctx *exprCtx) Expr {
 	if e.query != nil {
-		c.errorf(e.pos, e.end, "UNSUPPORTED_FEATURE", "use a LEFT SEMI JOIN", "IN (subquery) is not supported yet")
-		return bad
+		return c.inSubquery(e, ctx)
 	}
 	x := c.expr(e.x, ctx)
 	list := make([]Expr, len(e.list))

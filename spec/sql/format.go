@@ -107,6 +107,17 @@ func writeExpr(b *strings.Builder, e Expr) {
 			writeExpr(b, e.Else)
 		}
 		b.WriteString(" END")
+	case *Subquery:
+		switch e.Kind {
+		case ExistsSubquery:
+			b.WriteString("exists(subquery)")
+		case InSubquery:
+			b.WriteByte('(')
+			writeExpr(b, e.X)
+			b.WriteString(" IN (subquery))")
+		default:
+			b.WriteString("scalar-subquery()")
+		}
 	case *In:
 		b.WriteByte('(')
 		writeExpr(b, e.X)

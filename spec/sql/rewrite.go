@@ -58,6 +58,10 @@ func children(e Expr) []Expr {
 		return out
 	case *In:
 		return append([]Expr{e.X}, e.List...)
+	case *Subquery:
+		if e.X != nil {
+			return []Expr{e.X}
+		}
 	case *Like:
 		return []Expr{e.X, e.Pattern}
 	case *IsNull:
@@ -110,6 +114,13 @@ func withChildren(e Expr, kids []Expr) Expr {
 			n.Else = kids[len(kids)-1]
 		}
 		n.Nullable = caseNullable(n.Whens, n.Else)
+		return &n
+	case *Subquery:
+		if len(kids) == 0 {
+			return e
+		}
+		n := *e
+		n.X = kids[0]
 		return &n
 	case *In:
 		n := *e
