@@ -59,6 +59,9 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	case "rand":
 		return val{v: jen.Qual("math/rand/v2", "Float64").Call(), t: e.Type}
 	}
+	if v, ok := c.moreCall(b, e); ok {
+		return v
+	}
 	if v, ok := c.collection(b, e); ok {
 		return v
 	}
