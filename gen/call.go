@@ -43,7 +43,7 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.elementAt(b, e)
 	case "array_contains":
 		return c.arrayContains(b, e)
-	case "transform", "filter", "exists", "forall", "aggregate", "array_sort":
+	case "transform", "filter", "exists", "forall", "aggregate", "array_sort", "zip_with":
 		return c.higherOrder(b, e)
 	case "try_element_at":
 		if e.Args[0].ResultType().Kind == types.MapKind {

@@ -119,6 +119,9 @@ var specialCalls = map[string][]string{
 	"array_compact":         {"array_compact(arr)", "array_compact(array(1, NULL))"},
 	"map_contains_key":      {"map_contains_key(map(s, i), 'a')"},
 	"nanvl":                 {"nanvl(d, 0)"},
+	"zip_with":              {"zip_with(arr, array(s), (x, y) -> concat(x, y))", "zip_with(arr, arr, 1)", "zip_with(arr, array(d), (x, y) -> y)"},
+	"regexp_substr":         {"regexp_substr(s, 'a+')"},
+	"regexp_instr":          {"regexp_instr(s, 'a+')", "regexp_instr(s, '(a)', 1)"},
 	// Calls that need a GROUP BY: the rest of the query after the call.
 	"grouping":    {"grouping(s) AS v, s FROM t GROUP BY ROLLUP (s, i) --"},
 	"grouping_id": {"grouping_id() AS v, s, i FROM t GROUP BY CUBE (s, i) --", "grouping_id(s, i) AS v FROM t GROUP BY s, i WITH ROLLUP --"},

@@ -123,6 +123,8 @@ func (c *exprCompiler) higherOrder(b *block, e *sql.Call) val {
 		return c.aggregateArray(b, e, arr)
 	case "array_sort":
 		return c.arraySort(b, e, arr)
+	case "zip_with":
+		return c.zipWith(b, e, arr)
 	}
 	panic(&UnsupportedError{Pos: e.Pos, What: "higher-order function " + e.Func})
 }

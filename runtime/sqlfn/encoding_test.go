@@ -144,3 +144,23 @@ func TestArrayInsert(t *testing.T) {
 		t.Error("array_insert at 0 must fail (INVALID_INDEX_OF_ZERO)")
 	}
 }
+
+func TestRegexpSubstrInstr(t *testing.T) {
+	for _, c := range []struct {
+		re, want string
+		found    bool
+	}{{`\d+`, "1", true}, {`\d+ `, "", false}, {`\d+(a|b|m)`, "1a", true}, {`\d{2}(a|b|m)`, "14m", true}, {``, "", false}} {
+		v, found, ok := RegexpSubstr("1a 2b 14m", c.re)
+		if !ok || found != c.found || v != c.want {
+			t.Errorf("regexp_substr('1a 2b 14m', %q) = %q, %v, %v", c.re, v, found, ok)
+		}
+	}
+	for _, c := range []struct {
+		s, re string
+		want  int32
+	}{{"abc", "b", 2}, {"abc", "x", 0}, {"ABC", "(?-i)b", 0}, {"1a 2b 14m", `\d{2}(a|b|m)`, 7}, {"日本b", "b", 3}} {
+		if v, ok := RegexpInstr(c.s, c.re); !ok || v != c.want {
+			t.Errorf("regexp_instr(%q, %q) = %d, %v; want %d", c.s, c.re, v, ok, c.want)
+		}
+	}
+}

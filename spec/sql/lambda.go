@@ -228,6 +228,19 @@ func (c *checker) higherOrder(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 			return bad
 		}
 		args[1] = f
+	case "zip_with":
+		bt := args[1].ResultType()
+		if bt.Kind != types.ArrayKind {
+			c.errorAt(e.args[1], "DATATYPE_MISMATCH", "", "argument 2 of %s must be an ARRAY, not %s", fn.Name, bt)
+			return bad
+		}
+		// Past the end of the shorter array its elements are NULL.
+		f := lam(2, []lambdaParam{{what: "element", typ: *at.Elem, nullable: true}, {what: "element", typ: *bt.Elem, nullable: true}}, 2)
+		if f == nil {
+			return bad
+		}
+		args[2] = f
+		typ = types.ArrayOf(f.Body.ResultType(), f.Body.IsNullable())
 	default:
 		c.errorf(e.name.pos, e.end, "UNSUPPORTED_FEATURE", "", "higher-order function %s is not supported yet", fn.Name)
 		return bad

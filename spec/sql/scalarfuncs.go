@@ -115,6 +115,10 @@ var moreFunctions = []*Function{
 		Doc: "the bytes as a string; NULL for invalid UTF-8"},
 	{Name: "quote", Impl: strict("Quote"), Args: args(ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the string in single quotes, with \\ and ' escaped by a backslash"},
+	{Name: "regexp_substr", Args: args(ArgString, ArgString), MinArgs: 2, Result: ResFixed, Type: types.StringType, Nulls: NullAlways,
+		Doc: "the first match of the regular expression (Java syntax); NULL when there is none or it is empty"},
+	{Name: "regexp_instr", Impl: fallible("RegexpInstr"), Args: args(ArgString, ArgString, ArgInt), MinArgs: 2, Result: ResFixed, Type: types.IntType,
+		Doc: "the 1-based position of the first match of the regular expression (or of its group idx), 0 when there is none"},
 	{Name: "elt", Args: args(ArgInt, ArgString), Variadic: true, MinArgs: 2, Result: ResFixed, Type: types.StringType, Nulls: NullAlways,
 		Doc: "elt(n, s1, s2, ...): the n-th string (1-based), evaluated only when chosen; n outside 1..count is an error (INVALID_ARRAY_INDEX)"},
 
@@ -133,6 +137,8 @@ var moreFunctions = []*Function{
 		Doc: "the array with the value inserted at a 1-based position (negative: counted from the end, -1 after the last element); past either end the gap is filled with NULLs; position 0 is an error"},
 	{Name: "array_compact", Args: args(ArgArray), MinArgs: 1, Result: ResCollection, Nulls: NullIfArg0,
 		Doc: "the array without its NULL elements"},
+	{Name: "zip_with", Args: args(ArgArray, ArgArray, ArgLambda), MinArgs: 3, Result: ResLambda, Nulls: NullIfAnyArg,
+		Doc: "the array of the lambda's results for the elements at each position of two arrays: zip_with(a, b, (x, y) -> ...), as long as the longer one (the shorter one's elements NULL past its end)"},
 	{Name: "map_contains_key", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the map has the key (its type and the key's widen to a common type; a STRING does not widen to a number)"},
 
