@@ -43,7 +43,8 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.elementAt(b, e)
 	case "array_contains":
 		return c.arrayContains(b, e)
-	case "transform", "filter", "exists", "forall", "aggregate", "array_sort", "zip_with":
+	case "transform", "filter", "exists", "forall", "aggregate", "array_sort", "zip_with",
+		"transform_values", "transform_keys", "map_filter", "map_zip_with":
 		return c.higherOrder(b, e)
 	case "try_element_at":
 		if e.Args[0].ResultType().Kind == types.MapKind {

@@ -120,6 +120,10 @@ var specialCalls = map[string][]string{
 	"map_contains_key":      {"map_contains_key(map(s, i), 'a')"},
 	"nanvl":                 {"nanvl(d, 0)"},
 	"zip_with":              {"zip_with(arr, array(s), (x, y) -> concat(x, y))", "zip_with(arr, arr, 1)", "zip_with(arr, array(d), (x, y) -> y)"},
+	"transform_values":      {"transform_values(map(s, i), (k, v) -> v + 1)", "transform_values(map(s, i), 1)"},
+	"transform_keys":        {"transform_keys(map(s, i), (k, v) -> concat(k, 'x'))", "transform_keys(map(s, i), (k, v) -> v)"},
+	"map_filter":            {"map_filter(map(s, i), (k, v) -> v > 1)"},
+	"map_zip_with":          {"map_zip_with(map(s, i), map(s, d), (k, a, b) -> a + b)", "map_zip_with(map(s, i), map(s, d), 1)", "map_zip_with(map(s, i), map(s, d), (k, a, b) -> k)"},
 	"regexp_substr":         {"regexp_substr(s, 'a+')"},
 	"regexp_instr":          {"regexp_instr(s, 'a+')", "regexp_instr(s, '(a)', 1)"},
 	// Calls that need a GROUP BY: the rest of the query after the call.

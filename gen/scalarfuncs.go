@@ -3,6 +3,7 @@ package gen
 import (
 	"github.com/dave/jennifer/jen"
 
+	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec/sql"
 )
 
@@ -121,5 +122,96 @@ func (c *exprCompiler) zipWith(b *block, e *sql.Call, left val) val {
 		jen.Id(n).Op(":=").Max(jen.Len(left.v.Clone()), jen.Len(right.v.Clone())),
 		jen.Id(out).Op("=").Make(c.reg.baseType(e.Type), jen.Id(n)),
 		jen.For(jen.Id(i).Op(":=").Lit(0), jen.Id(i).Op("<").Id(n), jen.Id(i).Op("++")).Block(stmts...))...)
+	return val{v: jen.Id(out), ok: ok, t: e.Type}
+}
+
+// entry returns the key and value of the map entry held in the Go
+// variable kv of a map of type t.
+func entry(kv string, t types.Type) (key, value val) {
+	key = val{v: jen.Id(kv).Dot("Key"), t: *t.Key}
+	if t.ValueContainsNull {
+		v := jen.Id(kv).Dot("Value")
+		return key, val{v: v.Clone().Dot("V"), ok: v.Clone().Dot("Valid"), t: *t.Value, whole: v}
+	}
+	return key, val{v: jen.Id(kv).Dot("Value"), t: *t.Value}
+}
+
+// mapHigherOrder compiles transform_values, transform_keys, map_filter
+// and map_zip_with into loops over the maps' entries.
+func (c *exprCompiler) mapHigherOrder(b *block, e *sql.Call) val {
+	m := b.bind(c.compile(b, e.Args[0]))
+	mt := m.t
+	kv, out := b.fn.tmp("kv"), b.fn.tmp("out")
+	kvType := func(t types.Type) *jen.Statement {
+		return jen.Qual(pkgTypes, "KV").Types(c.reg.goType(*t.Key, false), c.reg.goType(*t.Value, t.ValueContainsNull))
+	}
+	loop := func(body []jen.Code) jen.Code {
+		return jen.For(jen.List(jen.Id("_"), jen.Id(kv)).Op(":=").Range().Add(m.v.Clone())).Block(body...)
+	}
+	switch e.Func {
+	case "transform_values", "map_filter":
+		k, v := entry(kv, mt)
+		body, r, _ := c.lambdaBody(b, e.Args[1].(*sql.Lambda), []val{k, v})
+		b.add(jen.Var().Id(out).Add(c.reg.baseType(e.Type)))
+		if e.Func == "map_filter" {
+			body.add(jen.If(isTrue(r)).Block(jen.Id(out).Op("=").Append(jen.Id(out), jen.Id(kv))))
+		} else {
+			body.add(jen.Id(out).Op("=").Append(jen.Id(out), kvType(e.Type).Values(jen.Dict{
+				jen.Id("Key"): jen.Id(kv).Dot("Key"), jen.Id("Value"): c.wrap(r, e.Type.ValueContainsNull)})))
+		}
+		b.add(ifValid(m.ok, loop(body.stmts))...)
+		return val{v: jen.Id(out), ok: cloneOK(m.ok), t: e.Type}
+	case "transform_keys":
+		k, v := entry(kv, mt)
+		f := e.Args[1].(*sql.Lambda)
+		body, r, _ := c.lambdaBody(b, f, []val{k, v})
+		keyNullable := f.Body.IsNullable()
+		keys, vals := b.fn.tmp("keys"), b.fn.tmp("vals")
+		b.add(jen.Var().Id(keys).Index().Add(c.reg.goType(*e.Type.Key, keyNullable)),
+			jen.Var().Id(vals).Index().Add(c.reg.goType(*mt.Value, mt.ValueContainsNull)))
+		body.add(jen.Id(keys).Op("=").Append(jen.Id(keys), c.wrap(r, keyNullable)),
+			jen.Id(vals).Op("=").Append(jen.Id(vals), jen.Id(kv).Dot("Value")))
+		b.add(ifValid(m.ok, loop(body.stmts))...)
+		keyFn := jen.Qual(pkgSQLFn, "Key").Types(c.reg.baseType(*e.Type.Key))
+		if keyNullable {
+			keyFn = jen.Qual(pkgSQLFn, "NullableKey").Types(c.reg.baseType(*e.Type.Key))
+		}
+		return c.errorHelper(b, e.Type, cloneOK(m.ok), "MapFromArrays", jen.Id(keys), jen.Id(vals), keyFn)
+	}
+	// map_zip_with
+	m2 := b.bind(c.compile(b, e.Args[1]))
+	keys, in1, in2, j, k := b.fn.tmp("keys"), b.fn.tmp("in1"), b.fn.tmp("in2"), b.fn.tmp("j"), b.fn.tmp("k")
+	v1, v2 := b.fn.tmp("v1"), b.fn.tmp("v2")
+	xs := []val{{v: jen.Id(k), t: *mt.Key}, element(v1, *mt.Value, true), element(v2, *m2.t.Value, true)}
+	f := e.Args[2].(*sql.Lambda)
+	body, r, _ := c.lambdaBody(b, f, xs[:len(f.Params)])
+	set := jen.Id(out).Index(jen.Id(j)).Op("=").Add(kvType(e.Type).Values(jen.Dict{
+		jen.Id("Key"): jen.Id(k), jen.Id("Value"): c.wrap(r, e.Type.ValueContainsNull)}))
+	uses := append(append([]jen.Code(nil), body.stmts...), set)
+	var stmts []jen.Code
+	lhs := []jen.Code{jen.Id(keys), jen.Id("_"), jen.Id("_")}
+	for n, side := range []struct {
+		name, in string
+		m        val
+	}{{v1, in1, m}, {v2, in2, m2}} {
+		if !mentions(uses, side.name) {
+			continue
+		}
+		lhs[n+1] = jen.Id(side.in)
+		vt := *side.m.t.Value
+		elem := side.m.v.Clone().Index(jen.Id(side.in).Index(jen.Id(j))).Dot("Value")
+		if !side.m.t.ValueContainsNull {
+			elem = jen.Qual(pkgTypes, "Some").Call(elem)
+		}
+		stmts = append(stmts, jen.Var().Id(side.name).Add(c.reg.goType(vt, true)),
+			jen.If(jen.Id(side.in).Index(jen.Id(j)).Op(">=").Lit(0)).Block(jen.Id(side.name).Op("=").Add(elem)))
+	}
+	stmts = append(stmts, uses...)
+	ok := okAnd(m, m2)
+	b.add(jen.Var().Id(out).Add(c.reg.baseType(e.Type)))
+	b.add(ifValid(ok,
+		jen.List(lhs...).Op(":=").Qual(pkgSQLFn, "MapZipKeys").Call(m.v.Clone(), m2.v.Clone()),
+		jen.Id(out).Op("=").Make(c.reg.baseType(e.Type), jen.Len(jen.Id(keys))),
+		jen.For(jen.List(jen.Id(j), jen.Id(k)).Op(":=").Range().Id(keys)).Block(stmts...))...)
 	return val{v: jen.Id(out), ok: ok, t: e.Type}
 }

@@ -94,3 +94,31 @@ func ErrElt(i int32, n int) error {
 	return &Error{Class: "INVALID_ARRAY_INDEX",
 		Message: "the index " + strconv.Itoa(int(i)) + " of elt is out of bounds: it has " + strconv.Itoa(n) + " strings to choose from"}
 }
+
+// MapZipKeys returns the keys of map_zip_with(m1, m2, ...): m1's keys in
+// order, then m2's keys m1 lacks, with the index of each in m1 and in m2
+// (-1 where the map lacks it). Keys compare as in MapGet.
+func MapZipKeys[K comparable, V1, V2 any](m1 []types.KV[K, V1], m2 []types.KV[K, V2]) (keys []K, in1, in2 []int) {
+	find2 := func(k K) int {
+		for j, kv := range m2 {
+			if kv.Key == k || kv.Key != kv.Key && k != k {
+				return j
+			}
+		}
+		return -1
+	}
+	used := make([]bool, len(m2))
+	for i, kv := range m1 {
+		j := find2(kv.Key)
+		if j >= 0 {
+			used[j] = true
+		}
+		keys, in1, in2 = append(keys, kv.Key), append(in1, i), append(in2, j)
+	}
+	for j, kv := range m2 {
+		if !used[j] {
+			keys, in1, in2 = append(keys, kv.Key), append(in1, -1), append(in2, j)
+		}
+	}
+	return keys, in1, in2
+}
