@@ -45,7 +45,8 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.elementAt(b, e)
 	case "array_contains":
 		return c.arrayContains(b, e)
-	case "transform", "filter", "exists", "forall", "aggregate", "array_sort":
+	case "transform", "filter", "exists", "forall", "aggregate", "array_sort", "zip_with",
+		"transform_values", "transform_keys", "map_filter", "map_zip_with":
 		return c.higherOrder(b, e)
 	case "try_element_at":
 		if e.Args[0].ResultType().Kind == types.MapKind {
@@ -60,6 +61,9 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.timeWindow(b, e)
 	case "rand":
 		return val{v: jen.Qual("math/rand/v2", "Float64").Call(), t: e.Type}
+	}
+	if v, ok := c.moreCall(b, e); ok {
+		return v
 	}
 	if v, ok := c.collection(b, e); ok {
 		return v

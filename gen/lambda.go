@@ -111,6 +111,10 @@ func isTrue(r val) *jen.Statement { return okCond(r.ok, r.v.Clone()) }
 
 // higherOrder compiles a call of a higher-order function.
 func (c *exprCompiler) higherOrder(b *block, e *sql.Call) val {
+	switch e.Func {
+	case "transform_values", "transform_keys", "map_filter", "map_zip_with":
+		return c.mapHigherOrder(b, e)
+	}
 	arr := b.bind(c.compile(b, e.Args[0]))
 	switch e.Func {
 	case "transform":
@@ -123,6 +127,8 @@ func (c *exprCompiler) higherOrder(b *block, e *sql.Call) val {
 		return c.aggregateArray(b, e, arr)
 	case "array_sort":
 		return c.arraySort(b, e, arr)
+	case "zip_with":
+		return c.zipWith(b, e, arr)
 	}
 	panic(&UnsupportedError{Pos: e.Pos, What: "higher-order function " + e.Func})
 }
@@ -202,7 +208,7 @@ func (c *exprCompiler) aggregateArray(b *block, e *sql.Call, arr val) val {
 	}
 	body.add(jen.List(jen.Id(acc), jen.Id(accOK)).Op("=").List(r.v, rok))
 	xv := jen.Id("_")
-	if used[1] && mentions(body.stmts, x) {
+	if len(used) > 1 && used[1] && mentions(body.stmts, x) {
 		xv = jen.Id(x)
 	}
 	b.add(ifValid(arr.ok, jen.For(jen.List(jen.Id("_"), xv).Op(":=").Range().Add(arr.v.Clone())).Block(body.stmts...))...)

@@ -177,6 +177,13 @@ var functionErrors = map[string]struct{ class, what, hint string }{
 	"ceil":             {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"ceiling":          {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"split":            {"INVALID_PARAMETER_VALUE.PATTERN", "the regular expression is invalid", "use RE2 syntax (no lookaround or backreferences)"},
+	"regexp_substr":    {"INVALID_PARAMETER_VALUE.PATTERN", "the regular expression is invalid", "use RE2 syntax (no lookaround or backreferences)"},
+	"regexp_instr":     {"INVALID_PARAMETER_VALUE.PATTERN", "the regular expression is invalid", "use RE2 syntax (no lookaround or backreferences)"},
+	"to_binary":        {"CONVERSION_INVALID_INPUT", "the text is not valid in the format", "use try_to_binary to tolerate invalid input and return NULL instead"},
+	"getbit":           {"INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE", "the bit position is outside the value's bits", "use a position from 0 to the type's width in bits minus one"},
+	"encode":           {"MALFORMED_CHARACTER_CODING", "the string cannot be encoded in the charset, or the charset is unknown", "use one of US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32"},
+	"decode":           {"MALFORMED_CHARACTER_CODING", "the bytes are not valid in the charset, or the charset is unknown", "use one of US-ASCII, ISO-8859-1, UTF-8, UTF-16BE, UTF-16LE, UTF-16, UTF-32"},
+	"validate_utf8":    {"INVALID_UTF8_STRING", "the bytes are not valid UTF-8", "use try_validate_utf8 to return NULL instead, or make_valid_utf8"},
 }
 
 // ErrFunction is the row error of a fallible function that failed on args

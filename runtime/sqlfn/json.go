@@ -577,3 +577,34 @@ func JSONArrayLength(text string) (int32, bool) {
 	}
 	return n, true
 }
+
+// JSONObjectKeys is json_object_keys(text): the keys of the outermost JSON
+// object, in order (duplicates kept); ok is false (NULL) for malformed
+// JSON, an empty string and a JSON value that is not an object. Text after the object
+// is not read, as Spark's parser stops there.
+func JSONObjectKeys(text string) ([]string, bool) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	keys := []string{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		k, isKey := t.(string)
+		if !isKey {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		keys = append(keys, k)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, false
+	}
+	return keys, true
+}

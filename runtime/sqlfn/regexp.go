@@ -109,15 +109,16 @@ func findAllJava(re *regexp.Regexp, pattern, s string) [][]int {
 }
 
 // RegexpSubstr returns regexp_substr(s, pattern): the first match; found
-// is false (a NULL result) when there is none. ok is false when pattern
-// does not compile.
+// is false (a NULL result) when there is none or it is empty (Spark gives
+// NULL for regexp_substr('1a', ”)). ok is false when pattern does not
+// compile.
 func RegexpSubstr(s, pattern string) (v string, found, ok bool) {
 	re := compileRegex(pattern)
 	if re == nil {
 		return "", false, false
 	}
 	m := re.FindStringIndex(s)
-	if m == nil {
+	if m == nil || m[0] == m[1] {
 		return "", false, true
 	}
 	return s[m[0]:m[1]], true, true
@@ -190,4 +191,31 @@ func javaReplacement(b *strings.Builder, rep, s string, m []int, groups int) boo
 		}
 	}
 	return true
+}
+
+// RegexpInstr returns regexp_instr(s, pattern[, idx]): the 1-based
+// position (in UTF-16 units, as Java's Matcher.start) of group idx
+// (default 0, the whole match) of the first match, 0 when there is none.
+// ok is false for an invalid pattern or group.
+func RegexpInstr(s, pattern string, idx ...int32) (int32, bool) {
+	re := compileRegex(pattern)
+	g := 0
+	if len(idx) > 0 {
+		g = int(idx[0])
+	}
+	if re == nil || g < 0 || g > re.NumSubexp() {
+		return 0, false
+	}
+	m := re.FindStringSubmatchIndex(s)
+	if m == nil || m[2*g] < 0 {
+		return 0, true
+	}
+	n := int32(0)
+	for _, r := range s[:m[2*g]] {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n + 1, true
 }

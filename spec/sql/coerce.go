@@ -430,6 +430,9 @@ func implicitArg(t types.Type, r ArgRule) (types.Type, bool) {
 			return t, true
 		}
 	default:
+		if t, ok, handled := moreImplicitArg(t, r); handled {
+			return t, ok
+		}
 		return t, true
 	}
 	return types.Type{}, false

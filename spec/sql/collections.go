@@ -20,6 +20,9 @@ func (c *checker) collectionType(fn *Function, args []Expr, asts []astExpr) (typ
 		c.errorAt(asts[i], "DATATYPE_MISMATCH", "", "argument %d of %s "+format, append([]any{i + 1, fn.Name}, a...)...)
 		return types.Type{}, false
 	}
+	if t, ok, handled := c.moreCollectionType(fn, args, asts); handled {
+		return t, ok
+	}
 	switch fn.Name {
 	case "array_distinct":
 		if !orderable(*t0.Elem) {

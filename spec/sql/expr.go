@@ -806,6 +806,9 @@ func mapKeyAccepts(key, t types.Type) bool {
 // call types a function call.
 func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	name := e.name.name
+	if r, handled := c.rewriteCallAST(e, ctx); handled {
+		return r
+	}
 	fn := LookupFunction(name)
 	if fn == nil {
 		if x, ok := c.refuseMakeInterval(e); ok {
@@ -929,6 +932,9 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		// (try_datetime_functions.sql.out: try_to_timestamp(1)).
 		try := fn.Name == "try_to_timestamp"
 		return &Cast{X: args[0], Type: types.TimestampType, Try: try, Nullable: try || args[0].IsNullable(), Pos: e.name.pos}
+	}
+	if r, handled := c.rewriteCall(fn, args, e.args, e); handled {
+		return r
 	}
 	res := c.applyFunc(fn, args, e.args, e.name.pos, e.end, e)
 	if !isBad(res) && datetimePatternArg[fn.Name] && len(args) > 1 && !c.datetimePattern(fn.Name, args[1], e.args[1]) {

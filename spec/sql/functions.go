@@ -120,7 +120,12 @@ var argRuleNames = [...]string{
 }
 
 // String names the rule as the docs and error messages do, e.g. "STRING".
-func (r ArgRule) String() string { return argRuleNames[r] }
+func (r ArgRule) String() string {
+	if n, ok := moreArgRuleNames[r]; ok {
+		return n
+	}
+	return argRuleNames[r]
+}
 
 // ResultRule says how a function's result type follows from its arguments.
 type ResultRule uint8
@@ -323,7 +328,7 @@ func (f *Function) ArgRuleAt(i int) ArgRule {
 func args(rules ...ArgRule) []ArgRule { return rules }
 
 // functionTable lists the functions; see Function for the fields.
-var functionTable = []*Function{
+var functionTable = append([]*Function{
 	// Aggregates.
 	{Name: "count", Kind: AggregateFunc, Args: args(ArgAny), Variadic: true, Result: ResFixed, Type: types.LongType, Nulls: NullNever,
 		Doc: "number of rows (count(*)) or of rows where every argument is not NULL"},
@@ -723,7 +728,7 @@ var functionTable = []*Function{
 	{Name: "binary", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.BinaryType, Doc: "CAST(x AS BINARY)"},
 	{Name: "date", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.DateType, Doc: "CAST(x AS DATE)"},
 	{Name: "timestamp", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.TimestampType, Doc: "CAST(x AS TIMESTAMP)"},
-}
+}, moreFunctions...)
 
 // windowType is window()'s result.
 var windowType = types.StructOf(

@@ -72,7 +72,7 @@ func (c *checker) lambdaVar(e *nameExpr, ctx *exprCtx) Expr {
 // of fn, with its parameters bound to params; a lambda may declare fewer
 // parameters than params, but at least minParams.
 func (c *checker) lambda(l *lambdaExpr, fn string, argN int, params []lambdaParam, minParams int, ctx *exprCtx) *Lambda {
-	if n := len(l.params); n < minParams || n > len(params) {
+	if n := len(l.params); n != 0 && (n < minParams || n > len(params)) {
 		var whats []string
 		for _, p := range params {
 			whats = append(whats, p.what)
@@ -125,6 +125,7 @@ func (c *checker) higherOrder(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 		c.errorf(e.name.pos, e.end, "WRONG_NUM_ARGS", "", "%s takes %s, not %d", fn.Name, arityText(fn), n)
 		return bad
 	}
+	e = withConstantLambdas(fn, e)
 	// The arguments that are not lambdas first: they type the lambdas'
 	// parameters.
 	args := make([]Expr, n)
@@ -147,6 +148,9 @@ func (c *checker) higherOrder(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 	}
 	if failed {
 		return bad
+	}
+	if r, handled := c.mapHigherOrder(fn, e, args, ctx); handled {
+		return r
 	}
 	arr := args[0]
 	at := arr.ResultType()
@@ -227,6 +231,19 @@ func (c *checker) higherOrder(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 			return bad
 		}
 		args[1] = f
+	case "zip_with":
+		bt := args[1].ResultType()
+		if bt.Kind != types.ArrayKind {
+			c.errorAt(e.args[1], "DATATYPE_MISMATCH", "", "argument 2 of %s must be an ARRAY, not %s", fn.Name, bt)
+			return bad
+		}
+		// Past the end of the shorter array its elements are NULL.
+		f := lam(2, []lambdaParam{{what: "element", typ: *at.Elem, nullable: true}, {what: "element", typ: *bt.Elem, nullable: true}}, 2)
+		if f == nil {
+			return bad
+		}
+		args[2] = f
+		typ = types.ArrayOf(f.Body.ResultType(), f.Body.IsNullable())
 	default:
 		c.errorf(e.name.pos, e.end, "UNSUPPORTED_FEATURE", "", "higher-order function %s is not supported yet", fn.Name)
 		return bad
@@ -235,6 +252,33 @@ func (c *checker) higherOrder(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 		return &Literal{Type: typ}
 	}
 	return &Call{Func: fn.Name, Args: args, Type: typ, Nullable: fn.nullable(args), Pos: e.name.pos}
+}
+
+// withConstantLambdas returns e with each expression written where fn
+// takes a lambda function made a lambda function that ignores its
+// parameters, as Spark does (transform(arr, 42) is [42, 42, ...]). The
+// parser never makes a lambda without parameters, so only these have none.
+func withConstantLambdas(fn *Function, e *callExpr) *callExpr {
+	if fn.Name == "aggregate" {
+		return e // not compiled yet: aggregate needs a lambda written out
+	}
+	var out []astExpr
+	for i, a := range e.args {
+		if _, isLambda := a.(*lambdaExpr); isLambda || i >= len(fn.Args) || fn.Args[i] != ArgLambda {
+			continue
+		}
+		if out == nil {
+			out = append([]astExpr(nil), e.args...)
+		}
+		s, _ := a.span()
+		out[i] = &lambdaExpr{body: a, pos: s}
+	}
+	if out == nil {
+		return e
+	}
+	cp := *e
+	cp.args = out
+	return &cp
 }
 
 // lambdaReturns checks that f's body has type want (Spark does not cast a

@@ -48,7 +48,11 @@ func TestCheckLambdas(t *testing.T) {
 		{"transform(NULL, x -> 1)", "ARRAY<INT NOT NULL>", "NULL:ARRAY<INT>"},
 		// Errors.
 		{"transform(arr, (x, i, j) -> x)", "", ""},
-		{"transform(arr, 1)", "", ""},
+		// An expression where a lambda belongs is a lambda ignoring its
+		// parameters (Spark 4: transform(array(1, 2, 3), 42) is [42,42,42]).
+		{"transform(arr, 1)", "ARRAY<INT NOT NULL>", "transform(arr#17, () -> 1)"},
+		{"aggregate(array(1, 2), 0, 100)", "", ""},
+		{"exists(arr, 1)", "", ""},
 		{"upper(x -> x)", "", ""},
 		{"filter(arr, x -> x + 1)", "", ""},
 		{"aggregate(array(1L), 0, (acc, x) -> acc + x)", "", ""},
@@ -98,7 +102,6 @@ func TestCheckLambdaNames(t *testing.T) {
 func TestCheckLambdaErrors(t *testing.T) {
 	tests := []struct{ query, want string }{
 		{"SELECT transform(arr, (x, i, j) -> x) FROM nums", `22-30 INVALID_LAMBDA_FUNCTION_CALL the lambda function of transform takes 1 to 2 parameters (element, index), not 3`},
-		{"SELECT transform(arr, 1) FROM nums", `22-23 DATATYPE_MISMATCH argument 2 of transform must be a lambda function (write a lambda function such as x -> x + 1)`},
 		{"SELECT upper(x -> x) FROM nums", `13-14 INVALID_LAMBDA_FUNCTION_CALL a lambda function can only be an argument of a higher-order function (pass it to a function such as transform, filter or aggregate)`},
 		{"SELECT filter(arr, x -> x + 1) FROM nums", `24-29 DATATYPE_MISMATCH the lambda function of filter must return BOOLEAN, not INT`},
 		{"SELECT aggregate(array(1L), 0, (acc, x) -> acc + x) FROM nums", `43-50 DATATYPE_MISMATCH the merge lambda of aggregate returns BIGINT, but the start value is INT: they must have one type (write the start value as CAST(0 AS BIGINT))`},
@@ -125,4 +128,29 @@ func checkErrorCases(t *testing.T, tests []struct{ query, want string }) {
 			t.Errorf("%s:\n got %s\nwant %s", tt.query, got, tt.want)
 		}
 	}
+}
+
+// TestCheckScalarFunctions checks the calls of scalarfuncs.go that the
+// checker rewrites, and the shift operators, with Spark's types.
+func TestCheckScalarFunctions(t *testing.T) {
+	checkExprCases(t, []struct{ expr, typ, plan string }{
+		{"1 << 1 + 2", "INT NOT NULL", "shiftleft(1, (1 + 2))"},
+		{"2 >> 1 << 1", "INT NOT NULL", "shiftleft(shiftright(2, 1), 1)"},
+		{"1 & 2 >> 1", "INT NOT NULL", "(1 & shiftright(2, 1))"},
+		{"-1L >>> 60", "BIGINT NOT NULL", "shiftrightunsigned(-1L, 60)"},
+		{"typeof(named_struct('a', 1, 'b', 'x'))", "STRING NOT NULL", `"struct<a:int,b:string>"`},
+		{"typeof(1.2)", "STRING NOT NULL", `"decimal(2,1)"`},
+		{"isnotnull(i)", "BOOLEAN NOT NULL", "(i#2 IS NOT NULL)"},
+		{"zeroifnull(CAST(1 AS TINYINT))", "INT NOT NULL", "coalesce(CAST(CAST(1 AS TINYINT) AS INT), 0)"},
+		{"nanvl(i, 1)", "DOUBLE NOT NULL", "CASE WHEN isnan(CAST(i#2 AS DOUBLE)) THEN CAST(1 AS DOUBLE) ELSE CAST(i#2 AS DOUBLE) END"},
+		{"decode(i, 1, 'a', 'b')", "STRING NOT NULL", `CASE WHEN (i#2 <=> 1) THEN "a" ELSE "b" END`},
+		{"map_contains_key(map(1, 'a'), 1.0)", "BOOLEAN NOT NULL", "array_contains(CAST(map_keys(map(1, \"a\")) AS ARRAY<DECIMAL(11,1)>), CAST(1.0BD AS DECIMAL(11,1)))"},
+		{"map_contains_key(map('1', 'a'), 1)", "", ""},
+		{"array_insert(array(1, 2, 3), 3, '4')", "", ""},
+		{"array_append(array(1), CAST(2 AS TINYINT))", "ARRAY<INT> NOT NULL", "array_append(array(1), CAST(CAST(2 AS TINYINT) AS INT))"},
+		{"bit_count('a')", "", ""},
+		{"to_binary('abc', 'invalidFormat')", "", ""},
+		{"to_binary('abc', s)", "", ""},
+		{"encode('hello', 'WINDOWS-1252')", "", ""},
+	}, types.Type.String)
 }

@@ -1247,7 +1247,7 @@ func (p *parser) binaryLevel(next func() astExpr, ops ...string) astExpr {
 
 func (p *parser) parseBitOr() astExpr  { return p.binaryLevel(p.parseBitXor, "|") }
 func (p *parser) parseBitXor() astExpr { return p.binaryLevel(p.parseBitAnd, "^") }
-func (p *parser) parseBitAnd() astExpr { return p.binaryLevel(p.parseAdditive, "&") }
+func (p *parser) parseBitAnd() astExpr { return p.binaryLevel(p.parseShift, "&") }
 func (p *parser) parseAdditive() astExpr {
 	return p.binaryLevel(p.parseMultiplicative, "+", "-", "||")
 }
@@ -1434,6 +1434,10 @@ func (p *parser) parseWord(t token) astExpr {
 		}
 	case kw == "TRIM" && next.isOp("("):
 		return p.parseTrim()
+	case kw == "POSITION" && next.isOp("("):
+		if c := p.parsePositionIn(); c != nil {
+			return c
+		}
 	case next.isOp("->"):
 		return p.parseLambda()
 	}
