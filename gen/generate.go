@@ -408,6 +408,9 @@ func (g *generator) declareSource(f *jen.File, s *spec.Source) {
 	if fs.MaxBytesPerTrigger > 0 {
 		d[jen.Id("MaxBytesPerTrigger")] = jen.Lit(fs.MaxBytesPerTrigger)
 	}
+	if fs.PathGlobFilter != "" {
+		d[jen.Id("PathGlobFilter")] = jen.Lit(fs.PathGlobFilter)
+	}
 	if fs.AllowOverwrites {
 		d[jen.Id("AllowOverwrites")] = jen.True()
 	}

@@ -53,6 +53,9 @@ type FileSource[T any] struct {
 	// cloudFiles.allowOverwrites); every file of the folder is stat-ed at
 	// each update.
 	AllowOverwrites bool
+	// PathGlobFilter keeps only the files whose name matches this glob
+	// (Spark's pathGlobFilter, with {a,b} alternation); "" keeps all.
+	PathGlobFilter string
 	// MinFileAge, in nanoseconds, leaves files modified less than this
 	// before the update started for a later update (0: none).
 	MinFileAge int64
@@ -213,6 +216,7 @@ func (s *FileSource[T]) fileInfo() FileSourceInfo {
 		},
 		IncludeExisting:    s.IncludeExistingFiles,
 		AllowOverwrites:    s.AllowOverwrites,
+		PathGlobFilter:     s.PathGlobFilter,
 		MinFileAge:         time.Duration(s.MinFileAge),
 		IgnoreCorruptFiles: s.IgnoreCorruptFiles,
 		IgnoreMissingFiles: s.IgnoreMissingFiles,

@@ -135,7 +135,9 @@ type FileSourceInfo struct {
 	IncludeExisting bool
 	// AllowOverwrites, MinFileAge, IgnoreCorruptFiles and
 	// IgnoreMissingFiles are FileSource's.
-	AllowOverwrites                        bool
+	AllowOverwrites bool
+	// PathGlobFilter is FileSource's: a glob of the file names listed.
+	PathGlobFilter                         string
 	MinFileAge                             time.Duration
 	IgnoreCorruptFiles, IgnoreMissingFiles bool
 }
@@ -486,9 +488,17 @@ func (u *update) frontierOf(name string) (*fileFrontier, error) {
 	if fr, ok := u.listings[name]; ok {
 		return fr, nil
 	}
-	l, err := source.ListNames(u.sources[name].Dir)
+	info := u.sources[name]
+	l, err := source.ListNames(info.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("source %s: %w", name, err)
+	}
+	if info.PathGlobFilter != "" {
+		g, err := source.CompileGlobFilter(info.PathGlobFilter)
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w", name, err)
+		}
+		l.Filter(g)
 	}
 	fr := &fileFrontier{names: l, infos: map[string]source.FileInfo{}, gone: map[string]bool{}}
 	u.listings[name] = fr

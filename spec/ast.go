@@ -129,6 +129,7 @@ type FilesDecl struct {
 	MaxBytesPerTrigger   Str // a size as written: "512mb" or "1048576"
 	IncludeExistingFiles Bool
 	AllowOverwrites      Bool
+	PathGlobFilter       Str
 	MinFileAge           Str // a Go duration as written
 	IgnoreCorruptFiles   Bool
 	IgnoreMissingFiles   Bool

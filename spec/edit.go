@@ -17,6 +17,8 @@ type SourceSettings struct {
 	Format    string
 	Header    *bool
 	Delimiter string
+	// PathGlobFilter is files.path_glob_filter when given.
+	PathGlobFilter string
 }
 
 // SourceSettingsOf reads the settings of source name from spec text data.
@@ -29,6 +31,9 @@ func SourceSettingsOf(data []byte, name string) (SourceSettings, error) {
 	if files := mapValue(src, "files"); files != nil {
 		if f := mapValue(files, "format"); f != nil {
 			st.Format = f.Value
+		}
+		if g := mapValue(files, "path_glob_filter"); g != nil {
+			st.PathGlobFilter = g.Value
 		}
 	}
 	if csv := mapValue(mapValue(src, "files"), "csv"); csv != nil {

@@ -375,6 +375,8 @@ func (f *File) source(k, v *yaml.Node) *SourceDecl {
 					fd.MaxBytesPerTrigger = f.str(v)
 				case "include_existing_files":
 					fd.IncludeExistingFiles = f.boolean(v)
+				case "path_glob_filter":
+					fd.PathGlobFilter = f.str(v)
 				case "allow_overwrites":
 					fd.AllowOverwrites = f.boolean(v)
 				case "min_file_age":

@@ -368,6 +368,10 @@ type Files struct {
 	// AllowOverwrites ingests a file again when its size or modification
 	// time changed since it was ingested (cloudFiles.allowOverwrites).
 	AllowOverwrites bool
+	// PathGlobFilter is a glob matched against each file's name (Spark's
+	// pathGlobFilter, with {a,b} alternation); files that do not match are
+	// never listed. "" keeps every file.
+	PathGlobFilter string
 	// MinFileAge leaves files modified less than this before the update
 	// started for a later update (0: none).
 	MinFileAge time.Duration

@@ -444,6 +444,13 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 		r.errorf(e.Pos, "", "remove it: a CSV file's fields are read by position and a Parquet file's columns by name", "schema_evolution: %s applies to JSON sources only", e.Value)
 	}
 	fs.AllowOverwrites = d.AllowOverwrites.Set() && d.AllowOverwrites.Value
+	if g := d.PathGlobFilter; g.Set() {
+		if _, err := source.CompileGlobFilter(g.Value); err != nil {
+			r.errorf(g.Pos, "", "write a glob of the file names to read, e.g. \"*.csv\" or \"*.{csv,tsv}\"", "%v", err)
+		} else {
+			fs.PathGlobFilter = g.Value
+		}
+	}
 	fs.IgnoreCorruptFiles = d.IgnoreCorruptFiles.Set() && d.IgnoreCorruptFiles.Value
 	fs.IgnoreMissingFiles = d.IgnoreMissingFiles.Set() && d.IgnoreMissingFiles.Value
 	if a := d.MinFileAge; a.Set() {

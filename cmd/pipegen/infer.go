@@ -126,6 +126,7 @@ func Infer(stdout, stderr io.Writer, req InferRequest) int {
 		if opts.Format == "" {
 			opts.Format = st.Format
 		}
+		opts.PathGlobFilter = st.PathGlobFilter
 		if st.Header != nil {
 			copts.Header = *st.Header
 		}
@@ -190,7 +191,7 @@ func inferComment(res *infer.Result, opts infer.Options) string {
 		for i, f := range res.Skipped {
 			names[i] = filepath.Base(f)
 		}
-		s += fmt.Sprintf(", skipped %s not named .%s (%s)", plural(len(names), "file"), res.Format, strings.Join(names, ", "))
+		s += fmt.Sprintf(", skipped %s not named .%s (%s), which the source would read: set path_glob_filter: \"*.%s\"", plural(len(names), "file"), res.Format, strings.Join(names, ", "), res.Format)
 	}
 	if res.Malformed > 0 {
 		s += fmt.Sprintf(", %s left out", plural(res.Malformed, "malformed record"))

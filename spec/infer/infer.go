@@ -74,6 +74,9 @@ type Options struct {
 	// the sample becomes MAP<STRING, T>; 0 means DefaultMapThreshold, a
 	// negative value never.
 	MapThreshold int
+	// PathGlobFilter, when set, keeps only the files of a folder whose
+	// name matches it, as the file source's path_glob_filter does.
+	PathGlobFilter string
 }
 
 // Result is an inferred schema and what it was inferred from.
@@ -127,6 +130,14 @@ func Infer(paths []string, opts Options) (*Result, error) {
 			return &Result{Schema: s, Format: "delta", DeltaVersion: snap.Version}, nil
 		}
 	}
+	var glob *source.GlobFilter
+	if opts.PathGlobFilter != "" {
+		g, err := source.CompileGlobFilter(opts.PathGlobFilter)
+		if err != nil {
+			return nil, err
+		}
+		glob = g
+	}
 	var files []source.FileInfo
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -141,7 +152,12 @@ func Infer(paths []string, opts Options) (*Result, error) {
 		if _, err := os.Stat(filepath.Join(p, "_delta_log")); err == nil {
 			return nil, fmt.Errorf("%s is a Delta table: infer its schema on its own (pipegen infer %s)", p, p)
 		}
-		fs, err := source.List(p)
+		l, err := source.ListNames(p)
+		if err != nil {
+			return nil, err
+		}
+		l.Filter(glob)
+		fs, err := l.Stat(l.Entries)
 		if err != nil {
 			return nil, err
 		}
