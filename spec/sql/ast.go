@@ -283,10 +283,13 @@ type callExpr struct {
 	// whose args the parser makes (x, p).
 	withinGroup bool
 	star        bool // f(*)
-	distinct    bool
-	filter      astExpr
-	over        *windowSpec
-	end         int
+	// bare marks CURRENT_DATE / CURRENT_TIMESTAMP written without
+	// parentheses: a column of that name in scope wins, as in Spark.
+	bare     bool
+	distinct bool
+	filter   astExpr
+	over     *windowSpec
+	end      int
 }
 
 // windowSpec is an OVER clause.

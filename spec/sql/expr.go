@@ -85,6 +85,13 @@ func (c *checker) expr(e astExpr, ctx *exprCtx) Expr {
 		}
 		return c.explicitCast(x, e.to, e.try, e.x, e.pos)
 	case *callExpr:
+		if e.bare && ctx.sc != nil {
+			// Spark resolves a bare CURRENT_DATE to a column of that name
+			// before the function (ResolveLiteralFunctions).
+			if _, _, rerr := ctx.sc.resolve([]ident{e.name}); rerr == nil {
+				return c.name(&nameExpr{parts: []ident{e.name}}, ctx)
+			}
+		}
 		return c.call(e, ctx)
 	case *fieldExpr:
 		x := c.expr(e.x, ctx)

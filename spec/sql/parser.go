@@ -1425,7 +1425,7 @@ func (p *parser) parseWord(t token) astExpr {
 		return p.parseTypedLiteral(t)
 	case (kw == "CURRENT_DATE" || kw == "CURRENT_TIMESTAMP") && !next.isOp("(") && !next.isOp("."):
 		p.advance()
-		return &callExpr{name: ident{name: strings.ToLower(kw), pos: t.pos, end: t.end}, end: t.end}
+		return &callExpr{name: ident{name: strings.ToLower(kw), pos: t.pos, end: t.end}, end: t.end, bare: true}
 	case kw == "EXTRACT" && next.isOp("("):
 		return p.parseExtract()
 	case (kw == "SUBSTRING" || kw == "SUBSTR") && next.isOp("("):
