@@ -2,7 +2,6 @@ package gen_test
 
 import (
 	"bytes"
-	"fmt"
 	"go/format"
 	"os"
 	"os/exec"
@@ -192,8 +191,7 @@ func TestGoldenCasesBuildAndRun(t *testing.T) {
 			}
 		}
 	}
-	gomod := fmt.Sprintf("module pipegen.generated/golden\n\ngo 1.26\n\nrequire github.com/pipegen/pipegen v0.0.0\n\nreplace github.com/pipegen/pipegen => %s\n", root)
-	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), gentest.GoMod(t, "pipegen.generated/golden", root), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	gosum, err := os.ReadFile(filepath.Join(root, "go.sum"))

@@ -16,12 +16,41 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/mod/modfile"
 )
 
 // RepoRoot returns the root of this pipegen checkout.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// GoMod returns the go.mod of a module named name that requires pipegen,
+// replaced by the checkout at root, and every module pipegen's own go.mod
+// requires, at its versions, as `pipegen build` writes the generated
+// module (cmd/pipegen/module.go). Listing them all keeps the build to the
+// go.mod files pipegen's own build loaded: with pipegen alone required, go
+// (-mod=mod) would add its dependencies as direct requirements and then
+// want their requirements' go.mod files too, which a module cache warmed
+// only by building pipegen lacks (GOPROXY=off fails on them).
+func GoMod(t testing.TB, name, root string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.ParseLax("go.mod", data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "module %s\n\ngo 1.26\n\nrequire (\n\tgithub.com/pipegen/pipegen v0.0.0\n", name)
+	for _, r := range f.Require {
+		fmt.Fprintf(&b, "\t%s %s // indirect\n", r.Mod.Path, r.Mod.Version)
+	}
+	fmt.Fprintf(&b, ")\n\nreplace github.com/pipegen/pipegen => %s\n", root)
+	return []byte(b.String())
 }
 
 // Build builds the generated files (file name → contents) into a program
@@ -111,8 +140,7 @@ func TryBuild(t testing.TB, files map[string][]byte) (string, error) {
 			t.Fatal(err)
 		}
 	}
-	mod := fmt.Sprintf("module pipegen.generated/gentest\n\ngo 1.26\n\nrequire github.com/pipegen/pipegen v0.0.0\n\nreplace github.com/pipegen/pipegen => %s\n", root)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), GoMod(t, "pipegen.generated/gentest", root), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644); err != nil {
