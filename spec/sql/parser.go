@@ -450,7 +450,8 @@ func (p *parser) parseSelect() *selectStmt {
 	defer func() { p.named = p.named[:len(p.named)-1] }()
 	if p.accept("DISTINCT") {
 		s.distinct = true
-	} else {
+	} else if n := p.peekAt(1); !n.isOp(",") && !n.is("FROM") {
+		// SELECT all, x reads a column named all (as Spark does).
 		p.accept("ALL")
 	}
 	for {
@@ -705,7 +706,7 @@ func (p *parser) parseSelectItem() *selectItem {
 func (p *parser) parseGroupBy() *groupBy {
 	g := &groupBy{pos: p.advance().pos}
 	p.expect("BY")
-	if p.peek().is("ALL") && !p.peekAt(1).isOp("(") && !p.peekAt(1).isOp(".") {
+	if n := p.peekAt(1); p.peek().is("ALL") && !n.isOp("(") && !n.isOp(".") && !n.isOp(",") {
 		t := p.advance()
 		g.all = true
 		// A column named all takes precedence (the checker decides).
@@ -750,6 +751,11 @@ func (p *parser) parseGroupBy() *groupBy {
 			}
 			product = cubeSets(elems)
 		}
+	}
+	// Spark's GROUP BY a, b GROUPING SETS ((a), (b)): the grouping sets
+	// are those listed, over the expressions before them.
+	if t := p.peek(); t.is("GROUPING") && p.peekAt(1).is("SETS") && !grouping {
+		product = p.parseGroupingItem(g, &grouping)
 	}
 	if grouping {
 		g.sets = product
@@ -1651,10 +1657,11 @@ func (p *parser) withinGroup(c *callExpr) {
 
 // unitFunctions maps the functions whose first argument is a unit keyword
 // when they have three arguments (Spark's timestampdiff/timestampadd
-// grammar rules: TIMESTAMPDIFF | DATEDIFF | DATE_DIFF | TIMESTAMP_DIFF and
+// grammar rules: TIMESTAMPDIFF | DATEDIFF | DATE_DIFF | TIMESTAMP_DIFF | TIMEDIFF and
 // TIMESTAMPADD | DATEADD | DATE_ADD) to the function they call.
 var unitFunctions = map[string]string{
 	"timestampdiff": "timestampdiff", "timestamp_diff": "timestampdiff", "datediff": "timestampdiff", "date_diff": "timestampdiff",
+	"timediff":     "timestampdiff",
 	"timestampadd": "timestampadd", "dateadd": "timestampadd", "date_add": "timestampadd",
 }
 
