@@ -1368,7 +1368,7 @@ func (p *parser) numberLit(t token, neg bool, pos int) astExpr {
 }
 
 // typedLiteralKinds are the words that, before a string, make a typed literal.
-var typedLiteralKinds = map[string]bool{"DATE": true, "TIMESTAMP": true, "TIMESTAMP_LTZ": true, "TIMESTAMP_NTZ": true, "X": true}
+var typedLiteralKinds = map[string]bool{"DATE": true, "TIME": true, "TIMESTAMP": true, "TIMESTAMP_LTZ": true, "TIMESTAMP_NTZ": true, "X": true}
 
 func (p *parser) parsePrimary() astExpr {
 	t := p.peek()
@@ -1940,6 +1940,9 @@ func (p *parser) parseTypedLiteral(kw token) astExpr {
 		if ntz {
 			lit.typ = types.TimestampNTZType
 		}
+	case "TIME":
+		micros, good := parseTimeOfDay(s.val)
+		lit.typ, lit.val, lit.timeOfDay, ok = types.StringType, micros, true, good
 	case "X":
 		b, good := parseHex(s.val)
 		lit.typ, lit.val, ok = types.BinaryType, b, good

@@ -1,6 +1,12 @@
 package sql
 
-import "github.com/pipegen/pipegen/runtime/types"
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
 
 // This file holds the functions that are another expression spelled as a
 // call (Spark's RuntimeReplaceable expressions and operator functions):
@@ -40,6 +46,11 @@ func (c *checker) rewriteSpelling(e *callExpr, ctx *exprCtx) (Expr, bool) {
 		return &litExpr{typ: types.IntType, val: v, text: text, pos: e.name.pos, end: e.name.pos}
 	}
 	switch e.name.name {
+	case "make_timestamp", "try_make_timestamp":
+		if n != 2 && n != 3 {
+			return nil, false
+		}
+		return c.makeTimestampOfDateTime(e, ctx)
 	case "equal_null":
 		if n != 2 {
 			return nil, false
@@ -140,4 +151,113 @@ func (c *checker) widthBucketOfIntervals(fn *Function, e *callExpr, args []Expr)
 	}
 	out := append(append([]Expr(nil), args[:3]...), c.castTo(args[3], n, e.args[3]))
 	return &Call{Func: fn.Name, Args: out, Type: types.LongType, Nullable: true, Pos: e.name.pos}, true
+}
+
+// parseTimeOfDay reads the text of a TIME literal, H[H]:M[M][:S[S][.f]]
+// with at most 6 fraction digits (Spark's TIME(6)), into microseconds of
+// the day; ok is false for other text or a field out of range.
+func parseTimeOfDay(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	parts := strings.Split(whole, ":")
+	if len(parts) < 2 || len(parts) > 3 || hasFrac && (len(parts) != 3 || len(frac) == 0 || len(frac) > 6) {
+		return 0, false
+	}
+	limits := []int64{23, 59, 59}
+	var fields [3]int64
+	for i, p := range parts {
+		if len(p) == 0 || len(p) > 2 {
+			return 0, false
+		}
+		v, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || v < 0 || v > limits[i] {
+			return 0, false
+		}
+		fields[i] = v
+	}
+	var micros int64
+	if hasFrac {
+		f, err := strconv.ParseInt(frac+strings.Repeat("0", 6-len(frac)), 10, 64)
+		if err != nil || f < 0 {
+			return 0, false
+		}
+		micros = f
+	}
+	return ((fields[0]*60+fields[1])*60+fields[2])*1_000_000 + micros, true
+}
+
+// timeOfDayArg reads the time of make_timestamp(date, time[, zone]) when
+// it is one pipegen computes: a TIME literal, or make_time(h, m, s) of
+// literals in range (Spark's MakeTime: hour 0-23, minute 0-59, seconds a
+// DECIMAL(16,6) in [0, 60)). It returns the hour, minute and seconds as
+// literals for the six-field make_timestamp.
+func timeOfDayArg(a astExpr) (h, m, sec astExpr, ok bool) {
+	var micros int64
+	switch a := a.(type) {
+	case *litExpr:
+		if !a.timeOfDay {
+			return nil, nil, nil, false
+		}
+		micros = a.val.(int64)
+	case *callExpr:
+		if a.name.name != "make_time" || len(a.args) != 3 || a.over != nil || a.distinct || a.filter != nil {
+			return nil, nil, nil, false
+		}
+		var fs [3]float64
+		for i, x := range a.args {
+			l, isLit := x.(*litExpr)
+			if !isLit || l.val == nil || !l.typ.IsNumeric() {
+				return nil, nil, nil, false
+			}
+			f, err := strconv.ParseFloat(l.text, 64)
+			if err != nil {
+				return nil, nil, nil, false
+			}
+			fs[i] = f
+		}
+		if fs[0] != float64(int64(fs[0])) || fs[1] != float64(int64(fs[1])) || fs[0] < 0 || fs[0] > 23 || fs[1] < 0 || fs[1] > 59 || fs[2] < 0 || fs[2] >= 60 {
+			return nil, nil, nil, false
+		}
+		micros = (int64(fs[0])*60+int64(fs[1]))*60*1_000_000 + int64(math.Round(fs[2]*1_000_000))
+	default:
+		return nil, nil, nil, false
+	}
+	pos, end := a.span()
+	lit := func(v int32) astExpr {
+		return &litExpr{typ: types.IntType, val: v, text: strconv.Itoa(int(v)), pos: pos, end: end}
+	}
+	secs := types.DecimalFromInt64(micros % 60_000_000)
+	text := secs.Format(6)
+	return lit(int32(micros / 3_600_000_000)), lit(int32(micros / 60_000_000 % 60)),
+		&litExpr{typ: types.DecimalOf(8, 6), val: secs, text: text, pos: pos, end: end}, true
+}
+
+// makeTimestampOfDateTime rewrites make_timestamp(date, time[, zone])
+// with a time timeOfDayArg reads into the six-field make_timestamp of the
+// date's year, month and day (Spark's MakeTimestampFromDateTime: the
+// date's wall-clock time in the zone, default the session's). The date
+// must be a DATE (or NULL, which gives NULL): Spark casts nothing there.
+func (c *checker) makeTimestampOfDateTime(e *callExpr, ctx *exprCtx) (Expr, bool) {
+	h, m, sec, ok := timeOfDayArg(e.args[1])
+	if !ok {
+		return nil, false
+	}
+	d := c.expr(e.args[0], ctx)
+	if isBad(d) {
+		return bad, true
+	}
+	switch d.ResultType().Kind {
+	case types.DateKind:
+	case types.VoidKind:
+		return &Literal{Type: types.TimestampType}, true
+	default:
+		c.errorAt(e.args[0], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "", "argument 1 of %s must be DATE, not %s", e.name.name, d.ResultType())
+		return bad, true
+	}
+	part := func(fn string) astExpr {
+		return &callExpr{name: ident{name: fn, pos: e.name.pos, end: e.name.end}, args: []astExpr{e.args[0]}, end: e.end}
+	}
+	args := []astExpr{part("year"), part("month"), part("day"), h, m, sec}
+	args = append(args, e.args[2:]...)
+	return c.expr(&callExpr{name: e.name, args: args, end: e.end}, ctx), true
 }

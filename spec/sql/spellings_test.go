@@ -1,0 +1,28 @@
+package sql
+
+import "testing"
+
+// TestParseTimeOfDay checks TIME literal text as Spark 4.1 reads it
+// (timestamp.sql: TIME'0:0:0', TIME'00:00:00'; hour 0-23, at most 6
+// fraction digits).
+func TestParseTimeOfDay(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"00:00:00", 0, true},
+		{"0:0:0", 0, true},
+		{"06:30:45.678", (6*3600+30*60+45)*1_000_000 + 678_000, true},
+		{"23:59", (23*3600 + 59*60) * 1_000_000, true},
+		{"24:00:00", 0, false},
+		{"12:60:00", 0, false},
+		{"1:2:3.1234567", 0, false},
+		{"12", 0, false},
+	} {
+		got, ok := parseTimeOfDay(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseTimeOfDay(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
