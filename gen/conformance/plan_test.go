@@ -180,7 +180,9 @@ func plan(g goldenFile) []*query {
 				v.SQL = fmt.Sprintf("SELECT * FROM (\n%s\n) AS %s(%s)", body, name, cols)
 			}
 			reads, skip := skipOf(body)
-			v.Reads = reads
+			// Its own name in its body is an alias (VALUES ... AS t1(c)),
+			// not the view it replaces: a view cannot read itself.
+			v.Reads = slices.DeleteFunc(reads, func(r *view) bool { return strings.EqualFold(r.Name, name) })
 			if v.Skip == "" {
 				v.Skip = skip
 			}
