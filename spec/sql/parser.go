@@ -988,10 +988,14 @@ func (p *parser) parseTablePrimary() fromItem {
 		item = ref
 	default:
 		ref := p.parseTableName()
-		if p.peek().isOp("(") {
-			p.fail(p.peek(), "table-valued functions are not supported")
+		switch {
+		case isRangeCall(ref, p.peek()):
+			item = p.parseRangeArgs(t)
+		case p.peek().isOp("("):
+			p.fail(p.peek(), "table-valued functions other than range are not supported")
+		default:
+			item = ref
 		}
-		item = ref
 	}
 	if p.peek().is("TABLESAMPLE") {
 		p.unsupportedClause("TABLESAMPLE", "filter a sample with WHERE rand() < 0.1")

@@ -26,3 +26,15 @@ func TestParseTimeOfDay(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeLength checks Spark's Range.numElements: range(0, 10, 3) is
+// 0, 3, 6, 9; range(10, 0, -3) is 10, 7, 4, 1; range(5, 1) is empty.
+func TestRangeLength(t *testing.T) {
+	for _, c := range []struct{ start, stop, step, want int64 }{
+		{0, 10, 1, 10}, {0, 10, 3, 4}, {10, 0, -3, 4}, {0, 9, 3, 3}, {5, 1, 1, -4}, {1, 1, 1, 0},
+	} {
+		if got := rangeLength(c.start, c.stop, c.step); got.Int64() != c.want {
+			t.Errorf("rangeLength(%d, %d, %d) = %s, want %d", c.start, c.stop, c.step, got, c.want)
+		}
+	}
+}
