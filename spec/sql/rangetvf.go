@@ -109,16 +109,7 @@ func constInteger(e astExpr) (int64, bool) {
 			return v, true
 		}
 	case *litExpr:
-		switch v := e.val.(type) {
-		case int8:
-			return int64(v), true
-		case int16:
-			return int64(v), true
-		case int32:
-			return int64(v), true
-		case int64:
-			return v, true
-		}
+		return integerValue(e.val)
 	}
 	return 0, false
 }
