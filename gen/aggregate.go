@@ -127,6 +127,9 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		for j, a := range p.Aggs {
 			pc.aggUpdate(rb, ec, jen.Id(st), j, a)
 		}
+		if len(p.Aggs) == 0 { // SELECT 1 FROM t HAVING true: a group with nothing to update
+			rb.add(jen.Id("_").Op("=").Id(st))
+		}
 	})
 	if !global && key == nil { // the input produced no rows at all: declare an empty table
 		key = pc.declareTuple(b, "key", pc.setKey(pc.groupVals(p), sets[0], 0, withSets))
@@ -284,6 +287,9 @@ func (pc *planCompiler) mergeParts(b *block, p *sql.Aggregate, global bool, stat
 		merge = append(merge, pc.aggMerge(b, jen.Id(dst), jen.Id(src), j, a)...)
 	}
 	i := pc.fn.tmp("i")
+	if global && len(merge) == 0 { // no aggregate to merge (SELECT 1 FROM t HAVING true)
+		merge = append(merge, jen.Id("_").Op("=").Id(dst))
+	}
 	if global {
 		b.add(jen.Id(groups).Op(":=").Op("&").Id(state).Values())
 		b.add(jen.For(jen.List(jen.Id(i), jen.Id(src)).Op(":=").Range().Id(parts).Dot("All").Call()).Block(

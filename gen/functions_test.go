@@ -70,7 +70,7 @@ var specialCalls = map[string][]string{
 	"timestamp_seconds":     {"timestamp_seconds(l)", "timestamp_seconds(d)", "timestamp_seconds(dec)"},
 	"try_divide":            {"try_divide(i, i)", "try_divide(dec, dec)"},
 	"try_add":               {"try_add(l, l)", "try_add(dec, dec)"},
-	"pmod":                  {"pmod(i, i)", "pmod(d, 2)"},
+	"pmod":                  {"pmod(i, i)", "pmod(d, 2)", "pmod(dec, dec)"},
 	"sum":                   {"sum(i)", "sum(dec)", "sum(DISTINCT l)", "CAST(sum(ts - ts) AS STRING)", "CAST(sum(DISTINCT make_ym_interval(i)) AS STRING)", "CAST(sum(ts - ts) OVER (ORDER BY i) AS STRING)"},
 	"avg":                   {"avg(i)", "avg(dec)", "CAST(avg(make_ym_interval(i)) AS STRING)", "CAST(avg(DISTINCT ts - ts) AS STRING)", "CAST(avg(make_ym_interval(i)) OVER (PARTITION BY s) AS STRING)"},
 	"approx_count_distinct": {"approx_count_distinct(s)", "approx_count_distinct(dec)"},

@@ -12,11 +12,10 @@ import (
 // intervalColumnsView is the temporary view intervalColumns types a query as.
 const intervalColumnsView = "q_interval_columns"
 
-// intervalColumns returns the kinds of q's result columns when some are
-// ANSI intervals (types.InvalidKind for the others), or nil: when none is,
-// when the query does not check as a temporary view, or when an interval
-// is nested in an array, map or struct (those stay unsupported).
-func intervalColumns(q *query) []types.Kind {
+// intervalColumns returns the types of q's result columns when some are
+// or hold ANSI intervals (the zero Type for the others), or nil: when none
+// is, or when the query does not check as a temporary view.
+func intervalColumns(q *query) []types.Type {
 	views := append(slices.Clone(q.Views), &view{Name: intervalColumnsView, SQL: q.Block.SQL})
 	// A pipeline needs a table besides the views.
 	src := specText(views, nil) + "  q_interval_table:\n    kind: materialized_view\n    query: SELECT 1 AS x\n"
@@ -28,21 +27,39 @@ func intervalColumns(q *query) []types.Kind {
 		if v.Name != intervalColumnsView {
 			continue
 		}
-		kinds := make([]types.Kind, len(v.Columns))
+		ts := make([]types.Type, len(v.Columns))
 		any := false
 		for i, c := range v.Columns {
-			switch {
-			case c.Type.IsInterval():
-				kinds[i], any = c.Type.Kind, true
-			case c.Type.IsNested() && strings.Contains(c.Type.String(), "INTERVAL"):
-				return nil
+			if intervalsAsString(c.Type).String() != c.Type.String() {
+				ts[i], any = c.Type, true
 			}
 		}
 		if any {
-			return kinds
+			return ts
 		}
 	}
 	return nil
+}
+
+// intervalsAsString is t with every interval in it, at the top or nested
+// in arrays, maps and structs, replaced by STRING: the type the query's
+// column is cast to so that a table can hold it.
+func intervalsAsString(t types.Type) types.Type {
+	switch {
+	case t.IsInterval():
+		return types.StringType
+	case t.Kind == types.ArrayKind:
+		return types.ArrayOf(intervalsAsString(*t.Elem), t.ContainsNull)
+	case t.Kind == types.MapKind:
+		return types.MapOf(intervalsAsString(*t.Key), intervalsAsString(*t.Value), t.ValueContainsNull)
+	case t.Kind == types.StructKind:
+		fs := slices.Clone(t.Fields)
+		for i := range fs {
+			fs[i].Type = intervalsAsString(fs[i].Type)
+		}
+		return types.StructOf(fs...)
+	}
+	return t
 }
 
 // hiveInterval turns an interval cast to STRING (Spark's ANSI_STYLE,

@@ -42,13 +42,14 @@ type query struct {
 	// table otherwise (N from the first row of Spark's output; queries
 	// with ORDER BY or no rows are not evaluated instead).
 	Columns int
-	// Intervals, when not nil, marks the result columns that are ANSI
-	// intervals (their kind; types.InvalidKind for the others): a
-	// table cannot hold them (Delta has no interval type), so the
-	// query runs with its columns renamed c1..cN (Columns) and those
-	// cast to STRING, which the read-back turns into Spark's HIVE_STYLE
-	// text (hiveInterval).
-	Intervals []types.Kind
+	// Intervals, when not nil, holds the types of the result columns
+	// that are or hold ANSI intervals (the zero Type for the others): a
+	// table cannot hold them (Delta has no interval type), so the query
+	// runs with its columns renamed c1..cN (Columns) and those cast to
+	// STRING, or an interval nested in an array, map or struct cast to
+	// STRING in place (CAST(c AS ARRAY<STRING>)); the read-back renders
+	// that text as Spark's HIVE_STYLE (hiveInterval).
+	Intervals []types.Type
 }
 
 // SQL is the materialized view's query: the golden query, or when its
@@ -66,8 +67,8 @@ func (q *query) SQL() string {
 		items := make([]string, len(cols))
 		for i, c := range cols {
 			items[i] = c
-			if q.Intervals[i] != types.InvalidKind {
-				items[i] = fmt.Sprintf("CAST(%s AS STRING) AS %s", c, c)
+			if t := q.Intervals[i]; t.Kind != types.InvalidKind {
+				items[i] = fmt.Sprintf("CAST(%s AS %s) AS %s", c, intervalsAsString(t), c)
 			}
 		}
 		sel = strings.Join(items, ", ")
@@ -179,7 +180,9 @@ func plan(g goldenFile) []*query {
 				v.SQL = fmt.Sprintf("SELECT * FROM (\n%s\n) AS %s(%s)", body, name, cols)
 			}
 			reads, skip := skipOf(body)
-			v.Reads = reads
+			// Its own name in its body is an alias (VALUES ... AS t1(c)),
+			// not the view it replaces: a view cannot read itself.
+			v.Reads = slices.DeleteFunc(reads, func(r *view) bool { return strings.EqualFold(r.Name, name) })
 			if v.Skip == "" {
 				v.Skip = skip
 			}

@@ -79,6 +79,10 @@ func renderValue(v any, t types.Type, nested bool) string {
 	}
 	switch x := v.(type) {
 	case string:
+		if t.IsInterval() {
+			// An interval the query cast to STRING (query.Intervals).
+			return hiveInterval(x)
+		}
 		if nested {
 			return `"` + x + `"`
 		}

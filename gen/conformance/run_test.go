@@ -140,8 +140,8 @@ func runFile(t *testing.T, qs []*query) map[*query]*outcome {
 		if slices.Contains(o.Codes, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE") {
 			// Interval columns, which no table holds: run the query
 			// with them cast to STRING (see query.Intervals).
-			if kinds := intervalColumns(q); kinds != nil {
-				q.Columns, q.Intervals = len(kinds), kinds
+			if ts := intervalColumns(q); ts != nil {
+				q.Columns, q.Intervals = len(ts), ts
 				*o = outcome{}
 				_, _, o.Rejected, o.Codes, o.Crash = load(specText(q.Views, []*query{q}))
 			}
@@ -458,12 +458,16 @@ func errorClasses(msg string) []string {
 
 // readTable reads a materialized view's rows, rendered as Spark prints
 // them, in the table's order.
-func readTable(p *spec.Pipeline, warehouse, name string, intervals []types.Kind) ([]string, error) {
+func readTable(p *spec.Pipeline, warehouse, name string, intervals []types.Type) ([]string, error) {
 	var schema types.Schema
 	for _, d := range p.Tables {
 		if d.Name == name {
-			for _, c := range d.Columns {
-				schema = append(schema, types.Field{Name: c.Name, Type: c.Type, Nullable: c.Nullable})
+			for i, c := range d.Columns {
+				t := c.Type
+				if i < len(intervals) && intervals[i].Kind != types.InvalidKind {
+					t = intervals[i] // the text of the intervals, rendered as renderValue does
+				}
+				schema = append(schema, types.Field{Name: c.Name, Type: t, Nullable: c.Nullable})
 			}
 		}
 	}
@@ -477,11 +481,6 @@ func readTable(p *spec.Pipeline, warehouse, name string, intervals []types.Kind)
 	}
 	out := make([]string, len(rows))
 	for i, r := range rows {
-		for j, k := range intervals {
-			if s, ok := r[j].(string); ok && k != types.InvalidKind {
-				r[j] = hiveInterval(s)
-			}
-		}
 		out[i] = renderRow(r, schema)
 	}
 	return out, nil

@@ -135,6 +135,23 @@ func DecimalMod(a types.Decimal, aScale int, b types.Decimal, bScale int, precis
 	return fitBig(r, m, precision, scale)
 }
 
+// PmodDecimal returns pmod(a, b) of DECIMALs, Spark's Pmod: r = a % b,
+// and (r + b) % b when r is negative, at the larger scale of a and b,
+// rounded into DECIMAL(precision, scale). ok is false when b is 0
+// (DIVIDE_BY_ZERO) or the result does not fit.
+func PmodDecimal(a types.Decimal, aScale int, b types.Decimal, bScale int, precision, scale int) (types.Decimal, bool) {
+	if b.Sign() == 0 {
+		return types.Decimal{}, false
+	}
+	m := max(aScale, bScale)
+	x, y := scaledBig(a, aScale, m), scaledBig(b, bScale, m)
+	r := new(big.Int).Rem(x, y)
+	if r.Sign() < 0 {
+		r.Rem(r.Add(r, y), y)
+	}
+	return fitBig(r, m, precision, scale)
+}
+
 // scaledBig returns d's unscaled value moved from scale from to scale to
 // (to >= from) as a big.Int.
 func scaledBig(d types.Decimal, from, to int) *big.Int {

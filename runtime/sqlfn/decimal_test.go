@@ -171,3 +171,27 @@ func BenchmarkDecimalMul(b *testing.B) {
 		_, _ = DecimalMul(x, 2, y, 1, 18, 3)
 	}
 }
+
+// TestPmodDecimal checks Spark's pmod examples (pmod(10, 3) = 1,
+// pmod(-10, 3) = 2) and decimalArithmeticOperations.sql's pmod(10.00, 3.0)
+// = 1.00, at mixed scales.
+func TestPmodDecimal(t *testing.T) {
+	for _, c := range []struct {
+		a      int64
+		as     int
+		b      int64
+		bs     int
+		want   int64 // at scale 2
+		wantOK bool
+	}{
+		{1000, 2, 30, 1, 100, true},
+		{-1000, 2, 30, 1, 200, true},
+		{-1050, 2, 3, 0, 150, true},
+		{1000, 2, 0, 1, 0, false},
+	} {
+		got, ok := PmodDecimal(types.DecimalFromInt64(c.a), c.as, types.DecimalFromInt64(c.b), c.bs, 10, 2)
+		if ok != c.wantOK || ok && got.Format(2) != types.DecimalFromInt64(c.want).Format(2) {
+			t.Errorf("PmodDecimal(%d@%d, %d@%d) = %s, %v; want %d, %v", c.a, c.as, c.b, c.bs, got.Format(2), ok, c.want, c.wantOK)
+		}
+	}
+}

@@ -181,8 +181,12 @@ type litExpr struct {
 	text string
 	// str is the decoded string of a typed literal (TIMESTAMP '...'):
 	// its escapes already read, unlike text.
-	str      string
-	pos, end int
+	str string
+	// timeOfDay marks TIME 'hh:mm:ss[.ffffff]' (val: the microseconds of
+	// the day, an int64): pipegen has no TIME type, so it is accepted only
+	// where make_timestamp(date, time) takes it (makeTimestampOfDateTime).
+	timeOfDay bool
+	pos, end  int
 }
 
 // strExpr is a string literal with `${name}` parameters in it (adjacent

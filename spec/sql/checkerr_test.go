@@ -33,6 +33,9 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT date_add(dt, 1L) FROM nums", `20-22 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_add must be INT, SMALLINT or TINYINT, not BIGINT (cast it: CAST(x AS INT))`},
 		{"SELECT date_sub(dt, 1.0) FROM nums", `20-23 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 2 of date_sub must be INT, SMALLINT or TINYINT, not DECIMAL(2,1) (cast it: CAST(x AS INT))`},
 		{"SELECT to_char(i, '999') FROM nums", `15-16 UNSUPPORTED_FEATURE to_char of a INT value is not supported yet (only dates and timestamps) (use format_number or format_string for numbers, hex or base64 for BINARY)`},
+		// pipegen has no TIME type: a TIME literal only in make_timestamp(date, time).
+		{"SELECT TIME '01:02:03' FROM nums", `7-22 UNSUPPORTED_DATATYPE the TIME type is not supported (a TIME literal is accepted only in make_timestamp(date, TIME '...'); store the time of day as a STRING or as seconds)`},
+		{"SELECT make_timestamp(ts, TIME '01:02:03') FROM nums", `22-24 DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE argument 1 of make_timestamp must be DATE, not TIMESTAMP`},
 		// Datetime patterns Spark refuses; E, F, q and Q only format.
 		{"SELECT to_timestamp(str, 'yyyy F') FROM nums", `25-33 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION invalid datetime pattern: pattern letter 'F' cannot be used to parse (in "yyyy F"); it only formats (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},
 		{"SELECT date_format(ts, 'YYYY') FROM nums", `23-29 INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN invalid datetime pattern: unsupported datetime pattern letter 'Y' in "YYYY" (write a Spark datetime pattern such as yyyy-MM-dd HH:mm:ss (week-based fields are not supported since Spark 3))`},

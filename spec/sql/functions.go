@@ -543,7 +543,9 @@ var functionTable = append([]*Function{
 	{Name: "make_date", Impl: fallible("MakeDate"), Args: args(ArgInt, ArgInt, ArgInt), MinArgs: 3, Result: ResFixed, Type: types.DateType,
 		Doc: "the date of a year, month and day; a date that does not exist is an error"},
 	{Name: "make_timestamp", Impl: fallible("MakeTimestamp"), Args: args(ArgInt, ArgInt, ArgInt, ArgInt, ArgInt, ArgDouble, ArgString), MinArgs: 6, Result: ResFixed, Type: types.TimestampType,
-		Doc: "the timestamp of year, month, day, hour, minute and (fractional) seconds in a time zone (default: the session's); an invalid field is an error"},
+		Doc: "the timestamp of year, month, day, hour, minute and (fractional) seconds in a time zone (default: the session's); an invalid field is an error. make_timestamp(date) is the date's midnight in the session time zone; a NULL date or time gives NULL"},
+	{Name: "try_make_timestamp", Impl: nullOnFail("MakeTimestamp"), Args: args(ArgInt, ArgInt, ArgInt, ArgInt, ArgInt, ArgDouble, ArgString), MinArgs: 6, Result: ResFixed, Type: types.TimestampType, Nulls: NullAlways,
+		Doc: "make_timestamp, NULL where it raises an error (a field out of range)"},
 	{Name: "from_unixtime", Impl: fallible("FromUnixtime"), Args: args(ArgLong, ArgString), MinArgs: 1, Result: ResFixed, Type: types.StringType,
 		Doc: "the instant n seconds after the epoch as a string in the session time zone, with a datetime pattern (default 'yyyy-MM-dd HH:mm:ss')"},
 	{Name: "unix_timestamp", Aliases: []string{"to_unix_timestamp"}, Impl: fallible("UnixTimestamp"), Args: args(ArgDatetime, ArgString), MinArgs: 1, Result: ResFixed, Type: types.LongType,
@@ -595,7 +597,7 @@ var functionTable = append([]*Function{
 	{Name: "sign", Aliases: []string{"signum"}, Impl: withKind(withKind(withKind(strict("Sign"), types.DecimalKind, "SignDecimal"), types.IntervalKind, "SignInterval"), types.YearMonthIntervalKind, "SignYMInterval"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFixed, Type: types.DoubleType,
 		Doc: "-1.0, 0.0 or 1.0 as the value is negative, zero or positive"},
 	{Name: "mod", Args: args(ArgAny, ArgAny), MinArgs: 2, Result: ResOperator, Form: FormBinary, Op: Mod, Doc: "a % b: the remainder with the sign of a; a zero divisor is an error"},
-	{Name: "pmod", Impl: withKind(fallible("Pmod"), types.DecimalKind, ""), Args: args(ArgNumericCommon, ArgNumericCommon), MinArgs: 2, Result: ResCommon,
+	{Name: "pmod", Impl: withKind(fallible("Pmod"), types.DecimalKind, "PmodDecimal"), Args: args(ArgNumericCommon, ArgNumericCommon), MinArgs: 2, Result: ResCommon,
 		Doc: "the non-negative remainder of a / n for positive n; a zero divisor is an error"},
 	{Name: "pi", Impl: strict("Pi"), Result: ResFixed, Type: types.DoubleType, Nulls: NullNever, Doc: "π"},
 	{Name: "e", Impl: strict("E"), Result: ResFixed, Type: types.DoubleType, Nulls: NullNever, Doc: "Euler's number"},
@@ -728,7 +730,7 @@ var functionTable = append([]*Function{
 	{Name: "binary", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.BinaryType, Doc: "CAST(x AS BINARY)"},
 	{Name: "date", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.DateType, Doc: "CAST(x AS DATE)"},
 	{Name: "timestamp", Args: args(ArgAny), MinArgs: 1, Form: FormCast, Result: ResFixed, Type: types.TimestampType, Doc: "CAST(x AS TIMESTAMP)"},
-}, moreFunctions...)
+}, append(moreFunctions, spellingFunctions...)...)
 
 // windowType is window()'s result.
 var windowType = types.StructOf(

@@ -239,6 +239,8 @@ func (c *checker) intervalCall(fn *Function, e *callExpr, args []Expr, ctx *expr
 			t = types.DoubleType
 		}
 		return &Call{Func: fn.Name, Args: args, Type: t, Nullable: args[0].IsNullable(), Pos: e.name.pos}, true
+	case "width_bucket":
+		return c.widthBucketOfIntervals(fn, e, args)
 	case "to_timestamp_ntz":
 		// Without a pattern Spark's ParseToTimestamp is a cast.
 		if len(args) != 1 {

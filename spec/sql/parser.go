@@ -450,7 +450,8 @@ func (p *parser) parseSelect() *selectStmt {
 	defer func() { p.named = p.named[:len(p.named)-1] }()
 	if p.accept("DISTINCT") {
 		s.distinct = true
-	} else {
+	} else if n := p.peekAt(1); !n.isOp(",") && !n.is("FROM") {
+		// SELECT all, x reads a column named all (as Spark does).
 		p.accept("ALL")
 	}
 	for {
@@ -705,7 +706,7 @@ func (p *parser) parseSelectItem() *selectItem {
 func (p *parser) parseGroupBy() *groupBy {
 	g := &groupBy{pos: p.advance().pos}
 	p.expect("BY")
-	if p.peek().is("ALL") && !p.peekAt(1).isOp("(") && !p.peekAt(1).isOp(".") {
+	if n := p.peekAt(1); p.peek().is("ALL") && !n.isOp("(") && !n.isOp(".") && !n.isOp(",") {
 		t := p.advance()
 		g.all = true
 		// A column named all takes precedence (the checker decides).
@@ -750,6 +751,11 @@ func (p *parser) parseGroupBy() *groupBy {
 			}
 			product = cubeSets(elems)
 		}
+	}
+	// Spark's GROUP BY a, b GROUPING SETS ((a), (b)): the grouping sets
+	// are those listed, over the expressions before them.
+	if t := p.peek(); t.is("GROUPING") && p.peekAt(1).is("SETS") && !grouping {
+		product = p.parseGroupingItem(g, &grouping)
 	}
 	if grouping {
 		g.sets = product
@@ -982,10 +988,14 @@ func (p *parser) parseTablePrimary() fromItem {
 		item = ref
 	default:
 		ref := p.parseTableName()
-		if p.peek().isOp("(") {
-			p.fail(p.peek(), "table-valued functions are not supported")
+		switch {
+		case isRangeCall(ref, p.peek()):
+			item = p.parseRangeArgs(t)
+		case p.peek().isOp("("):
+			p.fail(p.peek(), "table-valued functions other than range are not supported")
+		default:
+			item = ref
 		}
-		item = ref
 	}
 	if p.peek().is("TABLESAMPLE") {
 		p.unsupportedClause("TABLESAMPLE", "filter a sample with WHERE rand() < 0.1")
@@ -1362,7 +1372,7 @@ func (p *parser) numberLit(t token, neg bool, pos int) astExpr {
 }
 
 // typedLiteralKinds are the words that, before a string, make a typed literal.
-var typedLiteralKinds = map[string]bool{"DATE": true, "TIMESTAMP": true, "TIMESTAMP_LTZ": true, "TIMESTAMP_NTZ": true, "X": true}
+var typedLiteralKinds = map[string]bool{"DATE": true, "TIME": true, "TIMESTAMP": true, "TIMESTAMP_LTZ": true, "TIMESTAMP_NTZ": true, "X": true}
 
 func (p *parser) parsePrimary() astExpr {
 	t := p.peek()
@@ -1651,10 +1661,11 @@ func (p *parser) withinGroup(c *callExpr) {
 
 // unitFunctions maps the functions whose first argument is a unit keyword
 // when they have three arguments (Spark's timestampdiff/timestampadd
-// grammar rules: TIMESTAMPDIFF | DATEDIFF | DATE_DIFF | TIMESTAMP_DIFF and
+// grammar rules: TIMESTAMPDIFF | DATEDIFF | DATE_DIFF | TIMESTAMP_DIFF | TIMEDIFF and
 // TIMESTAMPADD | DATEADD | DATE_ADD) to the function they call.
 var unitFunctions = map[string]string{
 	"timestampdiff": "timestampdiff", "timestamp_diff": "timestampdiff", "datediff": "timestampdiff", "date_diff": "timestampdiff",
+	"timediff":     "timestampdiff",
 	"timestampadd": "timestampadd", "dateadd": "timestampadd", "date_add": "timestampadd",
 }
 
@@ -1933,6 +1944,9 @@ func (p *parser) parseTypedLiteral(kw token) astExpr {
 		if ntz {
 			lit.typ = types.TimestampNTZType
 		}
+	case "TIME":
+		micros, good := parseTimeOfDay(s.val)
+		lit.typ, lit.val, lit.timeOfDay, ok = types.StringType, micros, true, good
 	case "X":
 		b, good := parseHex(s.val)
 		lit.typ, lit.val, ok = types.BinaryType, b, good

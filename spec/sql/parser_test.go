@@ -242,7 +242,7 @@ func TestParseQueryErrors(t *testing.T) {
 		{"SELECT a FROM t JOIN u ON", "25-25 PARSE_SYNTAX_ERROR syntax error at end of input (expected an expression)"},
 		{"SELECT a FROM t NATURAL u", "24-25 PARSE_SYNTAX_ERROR syntax error at or near 'u' (expected JOIN)"},
 		{"SELECT a FROM a.b.c.d", "14-21 REQUIRES_SINGLE_PART_NAMESPACE table name \"a.b.c.d\" has 4 parts (write catalog.schema.table at most)"},
-		{"SELECT a FROM f(1)", "15-16 PARSE_SYNTAX_ERROR syntax error at or near '(' (table-valued functions are not supported)"},
+		{"SELECT a FROM f(1)", "15-16 PARSE_SYNTAX_ERROR syntax error at or near '(' (table-valued functions other than range are not supported)"},
 		{"WITH RECURSIVE t AS (SELECT 1) SELECT 1", "5-14 PARSE_SYNTAX_ERROR syntax error at or near 'RECURSIVE' (recursive WITH is not supported)"},
 		{"SELECT a FROM t CLUSTER BY a", "16-23 PARSE_SYNTAX_ERROR syntax error at or near 'CLUSTER' (use ORDER BY)"},
 		{"SELECT f(a => 1)", "9-10 PARSE_SYNTAX_ERROR syntax error at or near 'a' (named arguments are not supported)"},

@@ -173,6 +173,9 @@ func (c *checker) rewriteCallAST(e *callExpr, ctx *exprCtx) (Expr, bool) {
 	if e.over != nil || e.distinct || e.filter != nil || e.star {
 		return nil, false
 	}
+	if r, handled := c.rewriteSpelling(e, ctx); handled {
+		return r, true
+	}
 	n := len(e.args)
 	zero := func() astExpr {
 		return &litExpr{typ: types.IntType, val: int32(0), text: "0", pos: e.name.pos, end: e.name.pos}
@@ -215,6 +218,10 @@ func (c *checker) rewriteCallAST(e *callExpr, ctx *exprCtx) (Expr, bool) {
 func (c *checker) rewriteCall(fn *Function, args []Expr, asts []astExpr, e *callExpr) (Expr, bool) {
 	pos, end := e.name.pos, e.end
 	switch fn.Name {
+	case "make_timestamp", "try_make_timestamp":
+		if len(args) >= 1 && len(args) <= 3 {
+			return c.makeTimestampOfDate(fn, args, asts, pos), true
+		}
 	case "typeof":
 		if len(args) != 1 {
 			return nil, false

@@ -228,6 +228,11 @@ func (c *checker) deterministicOnly(e Expr, at astExpr, clause string) bool {
 // TIMESTAMP '2024-01-01 10:00' in spark.sql.session.timeZone); the parser
 // read it in UTC.
 func (c *checker) literal(e *litExpr) Expr {
+	if e.timeOfDay {
+		c.errorAt(e, "UNSUPPORTED_DATATYPE", "a TIME literal is accepted only in make_timestamp(date, TIME '...'); store the time of day as a STRING or as seconds",
+			"the TIME type is not supported")
+		return bad
+	}
 	if e.typ.Kind == types.TimestampKind && e.val != nil && c.cat != nil {
 		z, hasZone := c.cat.(interface{ SessionTimeZone() *time.Location })
 		if hasZone && !strings.HasPrefix(strings.ToUpper(e.text), "TIMESTAMP_NTZ") {
