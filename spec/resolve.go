@@ -440,9 +440,6 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	case "add_new_columns":
 		r.errorf(e.Pos, "", "use rescue (the default), fail_on_new_columns or none, and add the column to the schema (pipegen infer writes it)", "schema_evolution: add_new_columns is not supported yet")
 	}
-	if e := d.SchemaEvolution; e.Set() && fs.SchemaEvolution != RescueNewColumns && fs.Format != FormatJSON {
-		r.errorf(e.Pos, "", "remove it: a CSV file's fields are read by position and a Parquet file's columns by name", "schema_evolution: %s applies to JSON sources only", e.Value)
-	}
 	fs.AllowOverwrites = d.AllowOverwrites.Set() && d.AllowOverwrites.Value
 	if g := d.PathGlobFilter; g.Set() {
 		if _, err := source.CompileGlobFilter(g.Value); err != nil {
@@ -485,6 +482,9 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 		for _, kv := range o.Values {
 			r.formatOption(fs, kv)
 		}
+	}
+	if e := d.SchemaEvolution; e.Set() && fs.SchemaEvolution != RescueNewColumns && fs.Format == FormatCSV && !fs.CSV.Header {
+		r.errorf(e.Pos, "", "remove it, or set csv: {header: true}: without a header a CSV file's fields are read by position, and a record with more fields is malformed", "schema_evolution: %s needs a CSV header to find new columns", e.Value)
 	}
 	if fs.Format == FormatCSV && fs.CSV.Quote != "" && fs.CSV.Quote == fs.CSV.Delimiter {
 		r.errorf(d.Pos, "", "choose different characters", "csv quote and delimiter are both %q", fs.CSV.Quote)

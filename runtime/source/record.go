@@ -28,8 +28,9 @@ const (
 // Options are the settings shared by the JSON and CSV decoders.
 type Options struct {
 	OnMalformed OnMalformed
-	// NewColumns is what the JSON decoder does with a field the schema does
-	// not declare.
+	// NewColumns is what a decoder does with a field the schema does not
+	// declare: a JSON field, a CSV header name (DecodeParquet applies it to
+	// Parquet columns).
 	NewColumns NewColumns
 	// TimeZone is the session time zone (spark.sql.session.timeZone) used for
 	// TIMESTAMP strings without an offset; nil means UTC.
@@ -46,8 +47,8 @@ type Options struct {
 	TimestampFormat string
 }
 
-// NewColumns is what the JSON decoder does with a field the schema does
-// not declare (Auto Loader's cloudFiles.schemaEvolutionMode).
+// NewColumns is what a decoder does with a field the schema does not
+// declare (Auto Loader's cloudFiles.schemaEvolutionMode).
 type NewColumns uint8
 
 // The modes of NewColumns.

@@ -1,0 +1,45 @@
+package runtime
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/types"
+)
+
+// TestCheckParquetColumns: under fail_on_new_columns a column of the file
+// the schema does not declare fails it, named with the type the file holds
+// (alltypes_plain.parquet is Apache parquet-testing's; see its SOURCE.md);
+// names match case-insensitively, and the other modes never fail.
+func TestCheckParquetColumns(t *testing.T) {
+	path := "parquetio/testdata/parquet_testing/alltypes_plain.parquet"
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	fi := source.FileInfo{LocalPath: path, Size: st.Size()}
+	all := types.Schema{
+		{Name: "ID", Type: types.IntType}, {Name: "bool_col", Type: types.BooleanType},
+		{Name: "tinyint_col", Type: types.IntType}, {Name: "smallint_col", Type: types.IntType},
+		{Name: "int_col", Type: types.IntType}, {Name: "bigint_col", Type: types.LongType},
+		{Name: "float_col", Type: types.FloatType}, {Name: "double_col", Type: types.DoubleType},
+		{Name: "date_string_col", Type: types.StringType}, {Name: "string_col", Type: types.StringType},
+		{Name: "timestamp_col", Type: types.TimestampType},
+	}
+	if err := checkParquetColumns(fi, f, all, source.FailOnNewColumns); err != nil {
+		t.Errorf("every column declared: %v", err)
+	}
+	err = checkParquetColumns(fi, f, all[:7], source.FailOnNewColumns)
+	if err == nil || !strings.Contains(err.Error(), `column "double_col" (DOUBLE) is not in the source's schema (schema_evolution: fail_on_new_columns)`) {
+		t.Errorf("new column: %v", err)
+	}
+	for _, mode := range []source.NewColumns{source.RescueNewColumns, source.IgnoreNewColumns} {
+		if err := checkParquetColumns(fi, f, all[:1], mode); err != nil {
+			t.Errorf("mode %d: %v", mode, err)
+		}
+	}
+}
