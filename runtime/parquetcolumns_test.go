@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -41,5 +42,38 @@ func TestCheckParquetColumns(t *testing.T) {
 		if err := checkParquetColumns(fi, f, all[:1], mode); err != nil {
 			t.Errorf("mode %d: %v", mode, err)
 		}
+	}
+}
+
+// TestNewParquetFieldsNested: a struct field the declared STRUCT lacks is
+// found by its dotted path; the file's schema
+// itself has none.
+func TestNewParquetFieldsNested(t *testing.T) {
+	path := "parquetio/testdata/parquet_testing/nullable.impala.parquet"
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	file, err := parquetio.FileSchema(path, f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nf := newParquetFields(file, file, ""); len(nf) != 0 {
+		t.Errorf("the file's own schema: %v", nf)
+	}
+	i := file.Index("nested_Struct")
+	if i < 0 || file[i].Type.Kind != types.StructKind || len(file[i].Type.Fields) < 2 {
+		t.Fatalf("nested_Struct: %v", file)
+	}
+	want := append(types.Schema(nil), file...)
+	ns := file[i].Type
+	last := ns.Fields[len(ns.Fields)-1]
+	ns.Fields = ns.Fields[:len(ns.Fields)-1]
+	want[i].Type = ns
+	nf := newParquetFields(file, want, "")
+	if len(nf) != 1 || nf[0].Path != file[i].Name+"."+last.Name || !nf[0].Type.Equal(last.Type) {
+		t.Errorf("got %v, want %s.%s %s", nf, file[i].Name, last.Name, last.Type)
 	}
 }
