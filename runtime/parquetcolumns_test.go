@@ -15,14 +15,7 @@ import (
 // (alltypes_plain.parquet is Apache parquet-testing's; see its SOURCE.md);
 // names match case-insensitively, and the other modes never fail.
 func TestCheckParquetColumns(t *testing.T) {
-	path := "parquetio/testdata/parquet_testing/alltypes_plain.parquet"
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	fi := source.FileInfo{LocalPath: path, Size: st.Size()}
+	f, fi := openParquetTestFile(t, "alltypes_plain.parquet")
 	all := types.Schema{
 		{Name: "ID", Type: types.IntType}, {Name: "bool_col", Type: types.BooleanType},
 		{Name: "tinyint_col", Type: types.IntType}, {Name: "smallint_col", Type: types.IntType},
@@ -34,7 +27,7 @@ func TestCheckParquetColumns(t *testing.T) {
 	if err := checkParquetColumns(fi, f, all, source.FailOnNewColumns); err != nil {
 		t.Errorf("every column declared: %v", err)
 	}
-	err = checkParquetColumns(fi, f, all[:7], source.FailOnNewColumns)
+	err := checkParquetColumns(fi, f, all[:7], source.FailOnNewColumns)
 	if err == nil || !strings.Contains(err.Error(), `column "double_col" (DOUBLE) is not in the source's schema (schema_evolution: fail_on_new_columns)`) {
 		t.Errorf("new column: %v", err)
 	}
@@ -49,14 +42,8 @@ func TestCheckParquetColumns(t *testing.T) {
 // found by its dotted path; the file's schema
 // itself has none.
 func TestNewParquetFieldsNested(t *testing.T) {
-	path := "parquetio/testdata/parquet_testing/nullable.impala.parquet"
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	file, err := parquetio.FileSchema(path, f, st.Size())
+	f, fi := openParquetTestFile(t, "nullable.impala.parquet")
+	file, err := parquetio.FileSchema(fi.LocalPath, f, fi.Size)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,4 +63,21 @@ func TestNewParquetFieldsNested(t *testing.T) {
 	if len(nf) != 1 || nf[0].Path != file[i].Name+"."+last.Name || !nf[0].Type.Equal(last.Type) {
 		t.Errorf("got %v, want %s.%s %s", nf, file[i].Name, last.Name, last.Type)
 	}
+}
+
+// openParquetTestFile opens a file of parquetio's parquet-testing folder,
+// closed when the test ends.
+func openParquetTestFile(t *testing.T, name string) (*os.File, source.FileInfo) {
+	t.Helper()
+	path := "parquetio/testdata/parquet_testing/" + name
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, source.FileInfo{LocalPath: path, Size: st.Size()}
 }
