@@ -49,15 +49,29 @@ func newNestedFields(file, want types.Type, path string) []NewParquetField {
 
 // checkParquetColumns applies schema_evolution fail_on_new_columns to a
 // Parquet file: a column or struct field of the file that want does not
-// declare fails the file, naming it and its type. Other modes read the
+// declare fails the file, naming it and its type; under add_new_columns
+// top-level columns the schema lacks give a *source.NewColumnsError with
+// their file types (new struct fields are not read). Other modes read the
 // declared columns only (the Parquet reader ignores extra ones).
 func checkParquetColumns(f source.FileInfo, ra io.ReaderAt, want types.Schema, mode source.NewColumns) error {
-	if mode != source.FailOnNewColumns {
+	if mode != source.FailOnNewColumns && mode != source.AddNewColumns {
 		return nil
 	}
 	fs, err := parquetio.FileSchema(f.LocalPath, ra, f.Size)
 	if err != nil {
 		return err
+	}
+	if mode == source.AddNewColumns {
+		var cols []types.Field
+		for _, c := range fs {
+			if want.Index(c.Name) < 0 {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) > 0 {
+			return &source.NewColumnsError{File: f.LocalPath, Columns: cols}
+		}
+		return nil
 	}
 	if nf := newParquetFields(fs, want, ""); len(nf) > 0 {
 		return fmt.Errorf("read %s: column %q (%s) is not in the source's schema (schema_evolution: fail_on_new_columns): add it to the schema (pipegen infer --write prints the new one) and run again", f.LocalPath, nf[0].Path, nf[0].Type)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -30,6 +31,12 @@ func TestCheckParquetColumns(t *testing.T) {
 	err := checkParquetColumns(fi, f, all[:7], source.FailOnNewColumns)
 	if err == nil || !strings.Contains(err.Error(), `column "double_col" (DOUBLE) is not in the source's schema (schema_evolution: fail_on_new_columns)`) {
 		t.Errorf("new column: %v", err)
+	}
+	var ne *source.NewColumnsError
+	if err := checkParquetColumns(fi, f, all[:9], source.AddNewColumns); !errors.As(err, &ne) ||
+		len(ne.Columns) != 2 || ne.Columns[0].Name != "string_col" || !ne.Columns[0].Type.Equal(types.BinaryType) ||
+		ne.Columns[1].Name != "timestamp_col" || !ne.Columns[1].Type.Equal(types.TimestampType) {
+		t.Errorf("add_new_columns: %v, want string_col (BINARY: the file does not annotate it as a string) and timestamp_col (TIMESTAMP)", err)
 	}
 	for _, mode := range []source.NewColumns{source.RescueNewColumns, source.IgnoreNewColumns} {
 		if err := checkParquetColumns(fi, f, all[:1], mode); err != nil {

@@ -337,6 +337,11 @@ const (
 	FailOnNewColumns
 	// IgnoreNewColumns drops the field (Auto Loader's none).
 	IgnoreNewColumns
+	// AddNewColumns (Auto Loader's addNewColumns) stops the update at a
+	// micro-batch holding new top-level columns, after the program
+	// records them in the pipeline's schema log; building again adds them
+	// to the source's schema (Options.SchemaLog).
+	AddNewColumns
 )
 
 // OnMalformed says what a malformed record does.
