@@ -111,12 +111,18 @@ func (c *newColumnsCollector) add(schema types.Schema, err error) bool {
 	return true
 }
 
-// schemaLogMu serialises the schema log writes of one program.
-var schemaLogMu sync.Mutex
+// schemaLogMu serialises the schema log writes of one program;
+// schemaChanged holds the update and source of each schema_change event
+// written, so that the flows reading one source write one event.
+var (
+	schemaLogMu   sync.Mutex
+	schemaChanged = map[[2]string]bool{}
+)
 
 // recordSchemaChange adds cols to source's schema log (replaced
-// atomically), emits one schema_change event and returns the error that
-// fails the update.
+// atomically), emits the update's schema_change event of source (once,
+// whichever flow reading it comes first) and returns the error that fails
+// the update.
 func (u *update) recordSchemaChange(f *Flow, sourceName string, cols []types.Field) error {
 	schemaLogMu.Lock()
 	defer schemaLogMu.Unlock()
@@ -154,6 +160,11 @@ func (u *update) recordSchemaChange(f *Flow, sourceName string, cols []types.Fie
 		added[i] = SchemaLogColumn{Name: c.Name, Type: c.Type.String()}
 	}
 	e := &SchemaChangeError{Source: sourceName, Columns: cols, Log: path}
+	key := [2]string{u.id, sourceName}
+	if schemaChanged[key] {
+		return e
+	}
+	schemaChanged[key] = true
 	u.log.emit(event{Type: "schema_change", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Source %s gained column(s) %s.", sourceName, types.Schema(cols).String()),
 		Details: map[string]any{"schema_change": map[string]any{"source": sourceName, "mode": "add_new_columns", "added_columns": added, "schema_log": path}}})
