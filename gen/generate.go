@@ -431,6 +431,8 @@ func (g *generator) declareSource(f *jen.File, s *spec.Source) {
 		d[jen.Id("NewColumns")] = jen.Qual(pkgSource, "FailOnNewColumns")
 	case spec.IgnoreNewColumns:
 		d[jen.Id("NewColumns")] = jen.Qual(pkgSource, "IgnoreNewColumns")
+	case spec.AddNewColumns:
+		d[jen.Id("NewColumns")] = jen.Qual(pkgSource, "AddNewColumns")
 	}
 	f.Commentf("%s is source %s: %s files in %s.", g.vars[s.Name], s.Name, fs.Format, fs.Path.String())
 	f.Var().Id(g.vars[s.Name]).Op("=").Op("&").Qual(pkgRuntime, "FileSource").Types(jen.Id(row)).Values(d)

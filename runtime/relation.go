@@ -67,8 +67,9 @@ type FileSource[T any] struct {
 	IgnoreMissingFiles bool
 	// OnMalformed is what decoders do with malformed records.
 	OnMalformed source.OnMalformed
-	// NewColumns is what a JSON decoder does with a field the schema does
-	// not declare (schema_evolution).
+	// NewColumns is what a decoder does with a field (JSON), header name
+	// (CSV) or column (Parquet) the schema does not declare
+	// (schema_evolution).
 	NewColumns source.NewColumns
 	// Schema are the columns of T: the declared ones, the rescued-data
 	// column and the hidden _metadata column.

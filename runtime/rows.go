@@ -56,12 +56,17 @@ func DecimalValue(v parquet.Value) types.Decimal {
 // rescued-data value as {"column":value,"_file_path":"..."} (Databricks
 // Auto Loader's form, as for JSON and CSV), and counted in Stats.Rescued;
 // under Fail the update fails with an error naming the file, the 1-based
-// row and the column.
+// row and the column. Under opts.NewColumns FailOnNewColumns a file column
+// (or struct field) codec.Schema does not declare fails the file before any
+// row is read; otherwise such columns are not read.
 func DecodeParquet[T any](f source.FileInfo, in io.Reader, opts source.Options, codec RowCodec[T], finish func(r *T, rescued types.Null[string]), emit func([]T) error) (source.Stats, error) {
 	var stats source.Stats
 	ra, ok := in.(io.ReaderAt)
 	if !ok {
 		return stats, fmt.Errorf("read %s: a Parquet file must be opened for random access", f.LocalPath)
+	}
+	if err := checkParquetColumns(f, ra, codec.Schema, opts.NewColumns); err != nil {
+		return stats, err
 	}
 	r, err := parquetio.Open(f.LocalPath, ra, f.Size, codec.Schema, nil)
 	if err != nil {

@@ -70,7 +70,8 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 	if opts.Streaming && ctx.batch != nil {
 		batch = ctx.batch.id
 	}
-	return runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
+	var added newColumnsCollector
+	err := runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
 		f := files[i]
 		fh, err := os.Open(f.LocalPath)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -115,6 +116,9 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		if errors.As(err, &fe) {
 			return fe.err // the flow's own error (an expectation, a cast)
 		}
+		if added.add(s.Schema, err) {
+			return nil // the micro-batch fails below, with every file's new columns
+		}
 		if err != nil {
 			var de *source.DecodeError
 			if errors.As(err, &de) && de.Line > 0 {
@@ -128,6 +132,10 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		}
 		return nil
 	})
+	if err == nil && len(added.cols) > 0 {
+		return ctx.u.recordSchemaChange(ctx.flow, s.Name, added.cols)
+	}
+	return err
 }
 
 // flowError marks an error of the flow's own code, called back by a

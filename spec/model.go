@@ -322,19 +322,26 @@ var formatNames = [...]string{"json", "csv", "parquet"}
 // String returns the format's spelling in the spec.
 func (f FileFormat) String() string { return formatNames[f] }
 
-// SchemaEvolution says what a field of a JSON record that the source's
-// schema does not declare does.
+// SchemaEvolution says what a field the source's schema does not declare
+// does: a field of a JSON record (top level or nested), a name of a CSV
+// header, a column (or struct field) of a Parquet file.
 type SchemaEvolution uint8
 
 // Schema evolution modes (Auto Loader's names in snake case).
 const (
 	// RescueNewColumns puts the field in the rescued-data column (the
-	// default, Auto Loader's rescue).
+	// default, Auto Loader's rescue); Parquet columns not declared are not
+	// read.
 	RescueNewColumns SchemaEvolution = iota
 	// FailOnNewColumns fails the update, naming the file, line and field.
 	FailOnNewColumns
 	// IgnoreNewColumns drops the field (Auto Loader's none).
 	IgnoreNewColumns
+	// AddNewColumns (Auto Loader's addNewColumns) stops the update at a
+	// micro-batch holding new top-level columns, after the program
+	// records them in the pipeline's schema log; building again adds them
+	// to the source's schema (Options.SchemaLog).
+	AddNewColumns
 )
 
 // OnMalformed says what a malformed record does.
@@ -382,7 +389,8 @@ type Files struct {
 	IgnoreMissingFiles bool
 	OnMalformed        OnMalformed
 	// SchemaEvolution is what a field the schema does not declare does
-	// (Auto Loader's cloudFiles.schemaEvolutionMode, JSON sources).
+	// (Auto Loader's cloudFiles.schemaEvolutionMode); for CSV it needs
+	// a header.
 	SchemaEvolution SchemaEvolution
 	// Exactly the options of Format are meaningful; all hold their
 	// defaults when not written.

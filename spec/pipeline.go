@@ -32,6 +32,13 @@ type Options struct {
 	// table with parameters expanded to their defaults. found is false
 	// when no table is there; err is a table that cannot be read.
 	TableSchema func(ref TableRef) (schema types.Schema, found bool, err error)
+	// SchemaLog, when set, gives the columns a schema_evolution:
+	// add_new_columns file source's files gained, as recorded by the
+	// pipeline's program (its schema log: runtime.ReadSchemaLog), as a DDL
+	// schema; they are appended to the declared schema, nullable, so the
+	// program built next reads them. found is false when none are
+	// recorded.
+	SchemaLog func(pipeline, source string) (ddl string, found bool, err error)
 }
 
 // TableRef is a table source's table with parameters expanded: Catalog,

@@ -288,6 +288,9 @@ func (r *resolver) addSource(d *SourceDecl) {
 	}
 	if d.Schema.Set() {
 		s.Schema = r.parseSchema(d.Schema, rl)
+		if s.Kind == FileSource && s.Files.SchemaEvolution == AddNewColumns && !rl.failed {
+			r.addLoggedColumns(s, d, rl)
+		}
 	} else if s.Kind == TableSource && !rl.failed {
 		r.schemaFromLog(s, d, rl)
 	}
@@ -438,10 +441,7 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	case "none":
 		fs.SchemaEvolution = IgnoreNewColumns
 	case "add_new_columns":
-		r.errorf(e.Pos, "", "use rescue (the default), fail_on_new_columns or none, and add the column to the schema (pipegen infer writes it)", "schema_evolution: add_new_columns is not supported yet")
-	}
-	if e := d.SchemaEvolution; e.Set() && fs.SchemaEvolution != RescueNewColumns && fs.Format != FormatJSON {
-		r.errorf(e.Pos, "", "remove it: a CSV file's fields are read by position and a Parquet file's columns by name", "schema_evolution: %s applies to JSON sources only", e.Value)
+		fs.SchemaEvolution = AddNewColumns
 	}
 	fs.AllowOverwrites = d.AllowOverwrites.Set() && d.AllowOverwrites.Value
 	if g := d.PathGlobFilter; g.Set() {
@@ -485,6 +485,9 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 		for _, kv := range o.Values {
 			r.formatOption(fs, kv)
 		}
+	}
+	if e := d.SchemaEvolution; e.Set() && fs.SchemaEvolution != RescueNewColumns && fs.Format == FormatCSV && !fs.CSV.Header {
+		r.errorf(e.Pos, "", "remove it, or set csv: {header: true}: without a header a CSV file's fields are read by position, and a record with more fields is malformed", "schema_evolution: %s needs a CSV header to find new columns", e.Value)
 	}
 	if fs.Format == FormatCSV && fs.CSV.Quote != "" && fs.CSV.Quote == fs.CSV.Delimiter {
 		r.errorf(d.Pos, "", "choose different characters", "csv quote and delimiter are both %q", fs.CSV.Quote)
@@ -593,6 +596,36 @@ func (r *resolver) addDataset(d *DatasetDecl) {
 	}
 	if d.Schema.Set() {
 		rl.declared = r.parseSchema(d.Schema, rl)
+	}
+}
+
+// addLoggedColumns appends the columns the pipeline's schema log holds for
+// an add_new_columns source to its declared schema (Options.SchemaLog), the
+// ones the declaration lacks (names compared ignoring case).
+func (r *resolver) addLoggedColumns(s *Source, d *SourceDecl, rl *rel) {
+	if r.opts.SchemaLog == nil {
+		return
+	}
+	ddl, found, err := r.opts.SchemaLog(r.p.Name, s.Name)
+	if err != nil {
+		r.errorf(d.Schema.Pos, "", "fix or remove the schema log file", "source %q: %v", s.Name, err)
+		rl.failed = true
+		return
+	}
+	if !found || ddl == "" {
+		return
+	}
+	logged, errs := sql.ParseSchema(ddl)
+	if len(errs) > 0 {
+		r.errorf(d.Schema.Pos, "", "fix or remove the schema log file", "source %q: its schema log holds %q, not a schema: %v", s.Name, ddl, errs[0])
+		rl.failed = true
+		return
+	}
+	for _, c := range logged {
+		if s.Schema.Index(c.Name) < 0 {
+			c.Nullable = true
+			s.Schema = append(s.Schema, c)
+		}
 	}
 }
 

@@ -166,7 +166,7 @@ func generate(stderr io.Writer, file, warehouse string) (*spec.Pipeline, map[str
 // ./warehouse, the program's default), or at its delta.`path`. err is an
 // internal failure of the generator.
 func loadAndGenerate(file, warehouse string) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
-	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(warehouse)})
+	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(warehouse), SchemaLog: schemaLogs(warehouse)})
 	if p == nil || diags.HasErrors() {
 		return p, nil, diags, nil
 	}
@@ -228,6 +228,19 @@ func buildKey(files map[string][]byte) string {
 func warehouseFlag() cli.Flag {
 	return &cli.StringFlag{Name: "warehouse", Value: "warehouse",
 		Usage: "look up the tables of table sources without a declared schema under `DIR` (their schema comes from the Delta log)"}
+}
+
+// schemaLogs reads the columns a schema_evolution: add_new_columns source
+// gained from the pipeline's schema log under the default storage
+// (<warehouse>/_pipelines/<pipeline>), for spec.Options.SchemaLog.
+func schemaLogs(warehouse string) func(pipeline, source string) (string, bool, error) {
+	if warehouse == "" {
+		warehouse = "warehouse"
+	}
+	return func(pipeline, source string) (string, bool, error) {
+		log, found, err := prt.ReadSchemaLog(filepath.Join(warehouse, "_pipelines", pipeline), source)
+		return log.DDL(), found, err
+	}
 }
 
 // tableSchemas reads the schema of a table source's table from its Delta

@@ -67,7 +67,7 @@ func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
 	cwd, _ := os.Getwd()
 	var specs [2]*spec.Pipeline
 	for i, f := range []string{oldFile, newFile} {
-		p, diags := spec.LoadWith(f, spec.Options{TableSchema: tableSchemas("")})
+		p, diags := spec.LoadWith(f, spec.Options{TableSchema: tableSchemas(""), SchemaLog: schemaLogs("")})
 		if diags.HasErrors() || p == nil {
 			diags.Sort()
 			diags.Write(stderr, spec.TextOutput, cwd)

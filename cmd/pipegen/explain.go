@@ -32,7 +32,7 @@ func explainCommand() *cli.Command {
 // diagnostics to stderr. It returns the exit code: 0, 1 for an invalid spec,
 // 2 for an unknown dataset name.
 func Explain(stdout, stderr io.Writer, file, dataset string) int {
-	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas("")})
+	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(""), SchemaLog: schemaLogs("")})
 	cwd, _ := os.Getwd()
 	if p == nil {
 		diags.Write(stderr, spec.TextOutput, cwd)

@@ -91,7 +91,7 @@ func BuildLineage(p *spec.Pipeline) Lineage {
 // dot or json) to stdout, or its diagnostics to stderr. It returns the
 // exit code.
 func Graph(stdout, stderr io.Writer, file, format string) int {
-	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas("")})
+	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(""), SchemaLog: schemaLogs("")})
 	cwd, _ := os.Getwd()
 	diags.Write(stderr, spec.TextOutput, cwd)
 	if p == nil {

@@ -193,6 +193,43 @@ func (d *CSVDecoder) mapHeader() {
 	d.expect = n
 }
 
+// newColumns applies Options.NewColumns to the header's names that map to
+// no schema column: under FailOnNewColumns the first one fails the file
+// (its header line and column) and newColumns returns true; under
+// IgnoreNewColumns they are dropped rather than rescued. Names that only
+// duplicate a mapped column are new columns too, as Auto Loader sees them.
+func (d *CSVDecoder) newColumns() bool {
+	for i, name := range d.names {
+		if !d.extra[i] {
+			continue
+		}
+		switch d.opts.NewColumns {
+		case IgnoreNewColumns:
+			d.extra[i] = false
+		case AddNewColumns:
+			if !d.caseDuplicate(name) {
+				d.noteNewColumn(name)
+			}
+		case FailOnNewColumns:
+			line, lineNo, off := d.physicalLine(d.fields[i].off)
+			d.fail(line, lineNo, off, name, fmt.Sprintf("column %q of the header is not in the source's schema (schema_evolution: fail_on_new_columns): add it to the schema (pipegen infer --write prints the new one) and run again", name))
+			return true
+		}
+	}
+	return false
+}
+
+// caseDuplicate says whether name equals a schema column's ignoring case
+// (a second header name for a mapped column, rescued, never a new column).
+func (d *CSVDecoder) caseDuplicate(name string) bool {
+	for _, c := range d.columns {
+		if strings.EqualFold(c, name) {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *CSVDecoder) fieldMapped(i int) bool {
 	for _, f := range d.colField {
 		if f == i {
@@ -218,6 +255,9 @@ func (d *CSVDecoder) NextRecord() bool {
 		}
 		if d.expect < 0 && malformedMsg == "" {
 			d.mapHeader()
+			if d.newColumns() {
+				return false
+			}
 			continue
 		}
 		d.startRecord()
@@ -263,7 +303,7 @@ func (d *CSVDecoder) EndRecord() (rescued types.Null[string], malformed bool) {
 }
 
 // Err returns the error that stopped the decoder (see JSONDecoder.Err).
-func (d *CSVDecoder) Err() error { return d.err }
+func (d *CSVDecoder) Err() error { return d.finalErr() }
 
 // Stats returns the counts so far.
 func (d *CSVDecoder) Stats() Stats { return d.stats }

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -38,6 +39,8 @@ func TestCSVRecords(t *testing.T) {
 	rfc.Escape = '"'
 	noQuote := def
 	noQuote.Quote = 0
+	ignoreNew := def
+	ignoreNew.NewColumns = IgnoreNewColumns
 	for _, tc := range []struct {
 		name      string
 		opts      CSVOptions
@@ -51,6 +54,12 @@ func TestCSVRecords(t *testing.T) {
 			opts:  def,
 			input: "Score,NAME,id\n1.5,ann,1\n",
 			want:  []string{`id=1 name="ann" score=1.5`},
+		},
+		{
+			name:  "schema_evolution none drops header names not in the schema",
+			opts:  ignoreNew,
+			input: "id,extra,name,NAME\n1,x,ann,X\n",
+			want:  []string{`id=1 name="ann" score=NULL`},
 		},
 		{
 			name:  "exact name wins over a case-insensitive one",
@@ -266,21 +275,23 @@ func TestCSVFail(t *testing.T) {
 	})
 }
 
-func TestCSVMisuse(t *testing.T) {
-	d := NewCSVDecoder(strings.NewReader("id,name\n1,a\n"), csvTestFile, columnNames(peopleSchema), DefaultCSVOptions())
-	if v := d.Int32(0); v.Valid {
-		t.Errorf("read before NextRecord = %v", v)
+// TestCSVFailOnNewColumns: under schema_evolution fail_on_new_columns a
+// header name the schema does not declare fails the file before any row,
+// at its place in the header, whatever on_malformed says.
+func TestCSVFailOnNewColumns(t *testing.T) {
+	opts := DefaultCSVOptions()
+	opts.NewColumns = FailOnNewColumns
+	d := NewCSVDecoder(strings.NewReader("id,name,score,city\n1,a,2,x\n"), csvTestFile, columnNames(peopleSchema), opts)
+	if recs := csvRecords(d, peopleSchema); len(recs) != 0 {
+		t.Errorf("%d records before the error, want none", len(recs))
 	}
-	if !d.NextRecord() {
-		t.Fatal("no record")
+	want := DecodeError{File: "/landing/t.csv", Line: 1, Column: 15, Field: "city", Msg: `column "city" of the header is not in the source's schema (schema_evolution: fail_on_new_columns): add it to the schema (pipegen infer --write prints the new one) and run again`}
+	var de *DecodeError
+	if !errors.As(d.Err(), &de) || *de != want {
+		t.Errorf("Err() = %+v\nwant %+v", d.Err(), want)
 	}
-	if v := d.String(-1); v.Valid {
-		t.Errorf("String(-1) = %v", v)
-	}
-	if v := d.Int32(7); v.Valid {
-		t.Errorf("Int32(7) = %v", v)
-	}
-	if v := d.Int32(0); v.V != 1 {
-		t.Errorf("Int32(0) = %v", v)
+	d = NewCSVDecoder(strings.NewReader("ID,Name,score\n1,a,2\n"), csvTestFile, columnNames(peopleSchema), opts)
+	if recs := csvRecords(d, peopleSchema); len(recs) != 1 || d.Err() != nil {
+		t.Errorf("known names in another case: %d records, %v", len(recs), d.Err())
 	}
 }

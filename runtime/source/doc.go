@@ -33,7 +33,7 @@
 //	NewCSVDecoder(r io.Reader, f FileInfo, columns []string, o CSVOptions) *CSVDecoder
 //	(d) NextRecord() bool                  // next record; false at end of file or on error
 //	(d) EndRecord() (rescued types.Null[string], malformed bool)
-//	(d) Err() error                        // *DecodeError (fail mode) or read error; nil at clean EOF
+//	(d) Err() error                        // *DecodeError (fail mode) or read error; *NewColumnsError (add_new_columns); nil at clean EOF
 //	(d) Stats() Stats                      // Rows, Rescued, Malformed
 //
 // JSON structure (the schema's fields are matched by exact name):

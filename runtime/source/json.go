@@ -125,7 +125,7 @@ func (d *JSONDecoder) origOff(i int) int {
 // file, line and column under on_malformed: fail, or a read error. It is nil
 // at a clean end of file. When Err is not nil, the rows of the batch being
 // built must be discarded: the update fails.
-func (d *JSONDecoder) Err() error { return d.err }
+func (d *JSONDecoder) Err() error { return d.finalErr() }
 
 // Stats returns the counts so far.
 func (d *JSONDecoder) Stats() Stats { return d.stats }
@@ -362,6 +362,10 @@ func (d *JSONDecoder) Unknown() {
 	case IgnoreNewColumns:
 		d.Skip()
 		return
+	case AddNewColumns:
+		if d.pending && d.depth == 1 {
+			d.noteNewColumn(string(d.key))
+		}
 	case FailOnNewColumns:
 		if !d.pending {
 			return

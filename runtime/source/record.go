@@ -3,6 +3,7 @@ package source
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -28,8 +29,9 @@ const (
 // Options are the settings shared by the JSON and CSV decoders.
 type Options struct {
 	OnMalformed OnMalformed
-	// NewColumns is what the JSON decoder does with a field the schema does
-	// not declare.
+	// NewColumns is what a decoder does with a field the schema does not
+	// declare: a JSON field, a CSV header name (DecodeParquet applies it to
+	// Parquet columns).
 	NewColumns NewColumns
 	// TimeZone is the session time zone (spark.sql.session.timeZone) used for
 	// TIMESTAMP strings without an offset; nil means UTC.
@@ -46,8 +48,8 @@ type Options struct {
 	TimestampFormat string
 }
 
-// NewColumns is what the JSON decoder does with a field the schema does
-// not declare (Auto Loader's cloudFiles.schemaEvolutionMode).
+// NewColumns is what a decoder does with a field the schema does not
+// declare (Auto Loader's cloudFiles.schemaEvolutionMode).
 type NewColumns uint8
 
 // The modes of NewColumns.
@@ -60,7 +62,53 @@ const (
 	FailOnNewColumns
 	// IgnoreNewColumns skips the field (none).
 	IgnoreNewColumns
+	// AddNewColumns (Auto Loader's addNewColumns) rescues the field as
+	// RescueNewColumns does and notes it as a new column: a top-level JSON
+	// field or a CSV header name. Decoding the file goes on; at its end Err
+	// returns a *NewColumnsError naming the columns noted, of type STRING
+	// (Auto Loader's type for JSON and CSV columns it does not infer).
+	// Fields of nested values are only rescued.
+	AddNewColumns
 )
+
+// NewColumnsError says that a file holds columns the schema does not
+// declare, under AddNewColumns: Columns in the order first met, each
+// nullable. The caller decides what the stream does (the runtime records
+// the evolved schema and stops; see runtime.SchemaChangeError).
+type NewColumnsError struct {
+	File    string
+	Columns []types.Field
+}
+
+func (e *NewColumnsError) Error() string {
+	names := make([]string, len(e.Columns))
+	for i, c := range e.Columns {
+		names[i] = c.Name + " " + c.Type.String()
+	}
+	return fmt.Sprintf("%s: new columns %s", e.File, strings.Join(names, ", "))
+}
+
+// noteNewColumn notes a field name under AddNewColumns, once.
+func (d *decoder) noteNewColumn(name string) {
+	if d.opts.NewColumns != AddNewColumns {
+		return
+	}
+	for _, c := range d.newCols {
+		if c.Name == name {
+			return
+		}
+	}
+	d.newCols = append(d.newCols, types.Field{Name: name, Type: types.StringType, Nullable: true})
+}
+
+// finalErr is the decoder's error, or at a clean end a *NewColumnsError
+// when new columns were noted.
+func (d *decoder) finalErr() error {
+	if d.err == nil && len(d.newCols) > 0 {
+		return &NewColumnsError{File: localName(d.file), Columns: d.newCols}
+	}
+	return d.err
+}
 
 // Stats count what a decoder produced from one file.
 type Stats struct {
@@ -228,6 +276,8 @@ type decoder struct {
 	bad      bool // the record is malformed or decoding failed: stop reading it
 	// malformed: the record is not valid JSON / CSV (rescued whole).
 	malformed bool
+	// newCols are the new columns noted under AddNewColumns.
+	newCols []types.Field
 }
 
 func newDecoder(r io.Reader, file FileInfo, opts Options) decoder {
