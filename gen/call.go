@@ -102,6 +102,10 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 			name = n
 		}
 	}
+	if (e.Func == "ceil" || e.Func == "floor") && len(args) == 2 {
+		// ceil(x, d) and floor(x, d): the checker cast x to DECIMAL.
+		name = map[string]string{"ceil": "RoundCeilDecimal", "floor": "RoundFloorDecimal"}[e.Func]
+	}
 	goArgs := make([]jen.Code, 0, len(args)+3)
 	for _, a := range args {
 		goArgs = append(goArgs, a.v.Clone())

@@ -1268,14 +1268,12 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 		if len(args) > 1 {
 			d = int(args[1].(*Literal).Value.(int32))
 		}
-		intDigits := t.Precision - t.Scale + 1
-		if d < 0 {
-			return types.DecimalOf(min(max(intDigits, -d+1), types.MaxDecimalPrecision), 0), true
-		}
-		s := min(t.Scale, d)
-		return types.DecimalOf(min(intDigits+s, types.MaxDecimalPrecision), s), true
+		return roundType(t, d), true
 	case ResFloorCeil:
 		t := arg0()
+		if len(args) > 1 {
+			return roundType(t, int(args[1].(*Literal).Value.(int32))), true
+		}
 		switch {
 		case t.Kind == types.DecimalKind && t.Scale == 0:
 			return t, true
@@ -1363,4 +1361,17 @@ func percentages(a Expr) (Expr, bool) {
 		return &Call{Func: "array", Args: ps, Type: types.ArrayOf(types.DoubleType, false), Pos: c.Pos}, true
 	}
 	return one(a)
+}
+
+// roundType is Spark's RoundBase.dataType for a DECIMAL(p,s) rounded to d
+// decimal places: DECIMAL(max(p-s+1, 1-d), 0) for d < 0, else
+// DECIMAL(p-s+1+min(s,d), min(s,d)), capped at 38 (one more integral digit
+// than the input: ceil(9.9, 0) is 10).
+func roundType(t types.Type, d int) types.Type {
+	intDigits := t.Precision - t.Scale + 1
+	if d < 0 {
+		return types.DecimalOf(min(max(intDigits, -d+1), types.MaxDecimalPrecision), 0)
+	}
+	s := min(t.Scale, d)
+	return types.DecimalOf(min(intDigits+s, types.MaxDecimalPrecision), s)
 }

@@ -352,7 +352,21 @@ func (p *parser) parseQueryPrimary() queryBody {
 	case t.is("SELECT"):
 		return p.parseSelect()
 	case t.is("VALUES"):
-		return p.parseValues()
+		v := p.parseValues()
+		if !p.peek().is("AS") && !canAlias(p.peek()) {
+			return v
+		}
+		// VALUES ... [AS] t(cols) as a query: Spark's inline table with its
+		// alias, read as SELECT * FROM (VALUES ...) AS t(cols).
+		ref := &subqueryRef{pos: t.pos, query: &queryStmt{pos: t.pos, body: v}}
+		p.accept("AS")
+		id := p.ident("an alias")
+		ref.alias = &id
+		if p.peek().isOp("(") {
+			ref.columns = p.identList()
+		}
+		end := p.toks[max(p.i-1, 0)].end
+		return &selectStmt{pos: t.pos, items: []*selectItem{{expr: &starExpr{pos: t.pos, end: end}, end: end}}, from: []fromItem{ref}}
 	case t.is("TABLE"):
 		p.advance()
 		ref := p.parseTableName()
