@@ -274,6 +274,7 @@ func TestCheckExprTypes(t *testing.T) {
 		{"ceil(d52, -3)", "DECIMAL(4,0)", "ceil(d52#6, -3)"},
 		{"floor(d, 2)", "DECIMAL(18,2)", "floor(CAST(d#5 AS DECIMAL(30,15)), 2)"},
 		// Arrays, maps, structs.
+		{"array_size(NULL)", "INT", "NULL:INT"},
 		{"arr[0]", "INT", "arr#17[0]"},
 		{"arr[l]", "INT", "arr#17[CAST(l#3 AS INT)]"},
 		{"m['k']", "BIGINT", "m#18[\"k\"]"},

@@ -1040,6 +1040,9 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 	if !c.checkConstArgs(fn.Name, args, asts) {
 		return bad
 	}
+	if r, ok := c.nullArrayArg(fn, args, asts, pos, end, e); ok {
+		return r
+	}
 	argErr := func(i int, format string, a ...any) Expr {
 		c.errorAt(asts[i], "DATATYPE_MISMATCH", "", "argument %d of %s "+format, append([]any{i + 1, fn.Name}, a...)...)
 		return bad
@@ -1374,4 +1377,32 @@ func roundType(t types.Type, d int) types.Type {
 	}
 	s := min(t.Scale, d)
 	return types.DecimalOf(min(intDigits+s, types.MaxDecimalPrecision), s)
+}
+
+// nullArrayArg types a call of a NULL-propagating scalar function given a
+// NULL literal where it takes an ARRAY (array_size(NULL), arrays_zip(a,
+// NULL)): Spark casts the NULL to an ARRAY, and the result is NULL. The
+// call is checked with an ARRAY<VOID> there and becomes a NULL of its
+// type; ok is false when no argument is such a NULL.
+func (c *checker) nullArrayArg(fn *Function, args []Expr, asts []astExpr, pos, end int, e *callExpr) (Expr, bool) {
+	if fn.Kind != ScalarFunc || fn.Nulls != NullIfAnyArg || fn.Form != FormCall {
+		return nil, false
+	}
+	var typed []Expr
+	for i, a := range args {
+		if l, isLit := a.(*Literal); isLit && l.Value == nil && l.Type.Kind == types.VoidKind && fn.ArgRuleAt(i) == ArgArray {
+			if typed == nil {
+				typed = append([]Expr(nil), args...)
+			}
+			typed[i] = &Literal{Type: types.ArrayOf(types.VoidType, true)}
+		}
+	}
+	if typed == nil {
+		return nil, false
+	}
+	r := c.applyFunc(fn, typed, asts, pos, end, e)
+	if isBad(r) {
+		return r, true
+	}
+	return &Literal{Type: r.ResultType()}, true
 }
