@@ -163,6 +163,8 @@ var moreFunctions = []*Function{
 		Doc: "nullif(x, 0): NULL when x equals 0, else x"},
 	{Name: "zeroifnull", Args: args(ArgAny), MinArgs: 1, Result: ResArg0,
 		Doc: "coalesce(x, 0): 0 when x is NULL, else x"},
+	{Name: "assert_true", Args: args(ArgBoolean), MinArgs: 1, Result: ResFixed, Type: types.VoidType, Nulls: NullAlways,
+		Doc: "NULL when the condition is TRUE; otherwise (FALSE or NULL) the row fails with USER_RAISED_EXCEPTION"},
 	{Name: "typeof", Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullNever,
 		Doc: "the name of the argument's type as Spark writes it: int, decimal(2,1), array<int>, struct<a:int,b:string>, ..."},
 }
@@ -266,6 +268,19 @@ func (c *checker) rewriteCall(fn *Function, args []Expr, asts []astExpr, e *call
 		arr := c.castTo(keys, types.ArrayOf(common, false), asts[0])
 		key := c.castTo(args[1], common, asts[1])
 		return &Call{Func: "array_contains", Args: []Expr{arr, key}, Type: types.BooleanType, Nullable: arr.IsNullable() || key.IsNullable(), Pos: pos}, true
+	case "assert_true":
+		if len(args) != 1 {
+			return nil, false
+		}
+		// Spark's AssertTrue is IF(cond, NULL, raise_error(...)): a NULL
+		// condition fails too, so the helper sees coalesce(cond, FALSE).
+		if _, ok := implicitArg(args[0].ResultType(), ArgBoolean); !ok {
+			c.errorAt(asts[0], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "", "argument 1 of assert_true must be BOOLEAN, not %s", args[0].ResultType())
+			return bad, true
+		}
+		cond := c.castTo(args[0], types.BooleanType, asts[0])
+		always := &Call{Func: "coalesce", Args: []Expr{cond, &Literal{Value: false, Type: types.BooleanType}}, Type: types.BooleanType, Pos: pos}
+		return &Call{Func: "assert_true", Args: []Expr{always}, Type: types.VoidType, Nullable: true, Pos: pos}, true
 	case "ceil", "floor":
 		if len(args) != 2 {
 			return nil, false
