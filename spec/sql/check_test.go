@@ -275,6 +275,7 @@ func TestCheckExprTypes(t *testing.T) {
 		{"floor(d, 2)", "DECIMAL(18,2)", "floor(CAST(d#5 AS DECIMAL(30,15)), 2)"},
 		// Arrays, maps, structs.
 		{"array_size(NULL)", "INT", "NULL:INT"},
+		{"(1 AS a, 'x' b, 2)", "STRUCT<a: INT NOT NULL, b: STRING NOT NULL, col3: INT NOT NULL> NOT NULL", "struct(1, \"x\", 2)"},
 		{"arr[0]", "INT", "arr#17[0]"},
 		{"arr[l]", "INT", "arr#17[CAST(l#3 AS INT)]"},
 		{"m['k']", "BIGINT", "m#18[\"k\"]"},

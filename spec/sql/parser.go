@@ -1520,13 +1520,20 @@ func (p *parser) parseParen() astExpr {
 	}
 	p.advance()
 	x := p.parseExpr()
+	// (a [AS] x, b, ...) is Spark's row constructor, a struct whose
+	// fields may be named as struct(...)'s arguments.
+	row := &callExpr{name: ident{name: "struct", pos: open.pos, end: open.end}, args: []astExpr{x}}
+	p.structFieldName(row)
 	if p.peek().isOp(",") {
-		args := []astExpr{x}
 		for p.acceptOp(",") {
-			args = append(args, p.parseExpr())
+			row.args = append(row.args, p.parseExpr())
+			p.structFieldName(row)
 		}
-		end := p.expectOp(")").end
-		return &callExpr{name: ident{name: "struct", pos: open.pos, end: open.end}, args: args, end: end}
+		row.end = p.expectOp(")").end
+		return row
+	}
+	if len(row.argNames) > 0 {
+		p.fail(p.toks[max(p.i-1, 0)], "a parenthesised expression cannot have an alias: write struct(x AS name) for a struct")
 	}
 	p.expectOp(")")
 	return x
