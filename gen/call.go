@@ -59,6 +59,17 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		return c.hash(b, e)
 	case "window":
 		return c.timeWindow(b, e)
+	case "assert_true":
+		// The row fails unless the condition (coalesce(cond, FALSE)) holds;
+		// the value is always NULL.
+		x := b.bind(c.compile(b, e.Args[0]))
+		holds := x.v.Clone()
+		if x.ok != nil {
+			holds = jen.Add(x.ok.Clone()).Op("&&").Add(x.v.Clone())
+		}
+		b.add(jen.If(jen.Op("!").Parens(holds)).Block(c.fail(b,
+			jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(jen.False())))))
+		return val{v: jen.Struct().Values(), ok: jen.False(), t: e.Type}
 	case "rand":
 		return val{v: jen.Qual("math/rand/v2", "Float64").Call(), t: e.Type}
 	}
@@ -101,6 +112,10 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 			}
 			name = n
 		}
+	}
+	if (e.Func == "ceil" || e.Func == "floor") && len(args) == 2 {
+		// ceil(x, d) and floor(x, d): the checker cast x to DECIMAL.
+		name = map[string]string{"ceil": "RoundCeilDecimal", "floor": "RoundFloorDecimal"}[e.Func]
 	}
 	goArgs := make([]jen.Code, 0, len(args)+3)
 	for _, a := range args {

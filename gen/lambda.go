@@ -207,11 +207,13 @@ func (c *exprCompiler) aggregateArray(b *block, e *sql.Call, arr val) val {
 		rok = r.ok
 	}
 	body.add(jen.List(jen.Id(acc), jen.Id(accOK)).Op("=").List(r.v, rok))
-	xv := jen.Id("_")
+	// for range arr when the merge lambda ignores the element (a constant
+	// merge, aggregate(arr, 0, 100)): `for _, _ :=` does not compile.
+	loop := jen.For(jen.Range().Add(arr.v.Clone()))
 	if len(used) > 1 && used[1] && mentions(body.stmts, x) {
-		xv = jen.Id(x)
+		loop = jen.For(jen.List(jen.Id("_"), jen.Id(x)).Op(":=").Range().Add(arr.v.Clone()))
 	}
-	b.add(ifValid(arr.ok, jen.For(jen.List(jen.Id("_"), xv).Op(":=").Range().Add(arr.v.Clone())).Block(body.stmts...))...)
+	b.add(ifValid(arr.ok, loop.Block(body.stmts...))...)
 	res := accVal
 	if len(e.Args) == 4 {
 		fb, fr, _ := c.lambdaBody(b, e.Args[3].(*sql.Lambda), []val{accVal})

@@ -244,6 +244,62 @@ func CeilDecimal(d types.Decimal, dScale, precision, scale int) (types.Decimal, 
 	return fitDecimal(decimalFloorCeil(d, dScale, true), 0, precision, scale)
 }
 
+// RoundCeilDecimal returns ceil(d, places) as DECIMAL(precision, scale):
+// the smallest multiple of 10^-places not less than d (places may be
+// negative: ceil(-35, -1) = -30), Spark's RoundCeil; ok is false when the
+// result does not fit.
+func RoundCeilDecimal(d types.Decimal, dScale int, places int32, precision, scale int) (types.Decimal, bool) {
+	return roundUpDown(d, dScale, places, true, precision, scale)
+}
+
+// RoundFloorDecimal returns floor(d, places) as DECIMAL(precision, scale):
+// the largest multiple of 10^-places not greater than d, Spark's
+// RoundFloor; ok is false when the result does not fit.
+func RoundFloorDecimal(d types.Decimal, dScale int, places int32, precision, scale int) (types.Decimal, bool) {
+	return roundUpDown(d, dScale, places, false, precision, scale)
+}
+
+// roundUpDown rounds d (of scale dScale) toward +inf (up) or -inf at
+// 10^-places and returns it at the result's precision and scale.
+func roundUpDown(d types.Decimal, dScale int, places int32, up bool, precision, scale int) (types.Decimal, bool) {
+	p := int(places)
+	if p < -2*types.MaxDecimalPrecision {
+		p = -2 * types.MaxDecimalPrecision
+	}
+	if p < dScale {
+		t := d.Trunc(dScale, p)
+		if back, ok := t.Rescale(p, dScale); !ok || back != d {
+			var ok bool
+			switch {
+			case up && d.Sign() > 0:
+				t, ok = t.Add(types.DecimalFromInt64(1))
+			case !up && d.Sign() < 0:
+				t, ok = t.Sub(types.DecimalFromInt64(1))
+			default:
+				ok = true
+			}
+			if !ok {
+				return types.Decimal{}, false
+			}
+		}
+		d, dScale = t, p
+	}
+	return fitRounded(d, dScale, precision, scale)
+}
+
+// fitRounded returns d, rounded at a scale dScale that may be negative, as
+// DECIMAL(precision, scale); ok is false when it does not fit.
+func fitRounded(d types.Decimal, dScale, precision, scale int) (types.Decimal, bool) {
+	if dScale < 0 {
+		r, ok := d.Rescale(dScale, 0)
+		if !ok {
+			return types.Decimal{}, false
+		}
+		d, dScale = r, 0
+	}
+	return fitDecimal(d, dScale, precision, scale)
+}
+
 // RoundDecimal returns round(d, places) with HALF_UP as
 // DECIMAL(precision, scale): rounded at 10^-places (places may be negative:
 // round(1250, -2) = 1300), then held at the result scale. The checker must
@@ -260,14 +316,7 @@ func RoundDecimal(d types.Decimal, dScale int, places int32, precision, scale in
 		}
 		d, dScale = r, p
 	}
-	if dScale < 0 {
-		r, ok := d.Rescale(dScale, 0)
-		if !ok {
-			return types.Decimal{}, false
-		}
-		d, dScale = r, 0
-	}
-	return fitDecimal(d, dScale, precision, scale)
+	return fitRounded(d, dScale, precision, scale)
 }
 
 // DecimalIntDiv returns a DIV b for DECIMAL operands of the given scales:

@@ -148,6 +148,53 @@ func TestDecimalFunctions(t *testing.T) {
 	}
 }
 
+// TestRoundCeilFloorDecimal checks ceil(x, d) and floor(x, d) against
+// the rows of Spark's ceil-floor-with-scale-param.sql.out, at the result
+// types Spark gives them.
+func TestRoundCeilFloorDecimal(t *testing.T) {
+	for _, tt := range []struct {
+		ceil   bool
+		in     string
+		scale  int
+		places int32
+		p, s   int
+		want   string
+	}{
+		{true, "2.5", 1, 0, 2, 0, "3"},
+		{true, "-2.5", 1, 0, 2, 0, "-2"},
+		{true, "-0.35", 2, 1, 2, 1, "-0.3"},
+		{true, "-35", 0, -1, 11, 0, "-30"},
+		{true, "-0.1", 1, 0, 1, 0, "0"},
+		{true, "3.14115", 5, -3, 4, 0, "1000"},
+		{true, "9.9", 1, 0, 2, 0, "10"},
+		{true, "99", 0, -1, 3, 0, "100"},
+		{true, "1.25", 2, 5, 4, 2, "1.25"},
+		{false, "2.5", 1, 0, 2, 0, "2"},
+		{false, "-2.5", 1, 0, 2, 0, "-3"},
+		{false, "-0.35", 2, 1, 2, 1, "-0.4"},
+		{false, "-35", 0, -1, 11, 0, "-40"},
+		{false, "-0.1", 1, 0, 1, 0, "-1"},
+		{false, "3.14115", 5, -3, 4, 0, "0"},
+		{false, "-9.9", 1, 0, 2, 0, "-10"},
+		{false, "-99", 0, -1, 3, 0, "-100"},
+		{false, "-40", 0, -1, 3, 0, "-40"},
+		{true, "9.9", 1, 0, 1, 0, ""},
+	} {
+		f, name := RoundFloorDecimal, "floor"
+		if tt.ceil {
+			f, name = RoundCeilDecimal, "ceil"
+		}
+		got, ok := f(pd(t, tt.in, tt.scale), tt.scale, tt.places, tt.p, tt.s)
+		s := ""
+		if ok {
+			s = got.Format(tt.s)
+		}
+		if s != tt.want {
+			t.Errorf("%s(%s, %d) as DECIMAL(%d,%d) = %q, want %q", name, tt.in, tt.places, tt.p, tt.s, s, tt.want)
+		}
+	}
+}
+
 func TestDigitsBig(t *testing.T) {
 	for _, s := range []string{"0", "9", "10", "99", "100", nines38, "1" + strings.Repeat("0", 76), "-" + strings.Repeat("9", 60)} {
 		b, _ := new(big.Int).SetString(s, 10)

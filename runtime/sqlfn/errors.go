@@ -171,6 +171,7 @@ var functionErrors = map[string]struct{ class, what, hint string }{
 	"to_date":          {"CANNOT_PARSE_TIMESTAMP", "the text does not match the date-time format", "use try_to_timestamp to tolerate invalid input and return NULL instead"},
 	"to_timestamp":     {"CANNOT_PARSE_TIMESTAMP", "the text does not match the date-time format", "use try_to_timestamp to tolerate invalid input and return NULL instead"},
 	"try_to_timestamp": {"CANNOT_PARSE_TIMESTAMP", "the text does not match the date-time format", ""},
+	"assert_true":      {"USER_RAISED_EXCEPTION", "the condition is not true", "the row breaks the assertion: fix the data or the condition"},
 	"abs":              {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"round":            {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"floor":            {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},

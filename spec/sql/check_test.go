@@ -56,6 +56,8 @@ func TestCheckSchemas(t *testing.T) {
 		{"WITH a AS (SELECT 1 AS x), b (y) AS (SELECT x + 1 FROM a) SELECT * FROM b", "y INT NOT NULL"},
 		{"SELECT * FROM VALUES (1, 'a'), (2.5, NULL) AS v(n, s)", "n DECIMAL(11,1) NOT NULL, s STRING"},
 		{"VALUES (1, 2L), (NULL, 3)", "col1 INT, col2 BIGINT NOT NULL"},
+		{"VALUES (1, 'a'), (2, 'b') tbl(n, s)", "n INT NOT NULL, s STRING NOT NULL"},
+		{"SELECT t.v FROM (VALUES (1.5) AS t(v) UNION ALL VALUES 2 x) t", "v DECIMAL(11,1) NOT NULL"},
 		// Set operations take the first input's names and the wider types.
 		{"SELECT 1 AS a, 'x' AS b UNION ALL SELECT 2L, NULL", "a BIGINT NOT NULL, b STRING"},
 		{"SELECT i FROM nums UNION SELECT d52 FROM nums", "i DECIMAL(12,2) NOT NULL"},
@@ -266,7 +268,14 @@ func TestCheckExprTypes(t *testing.T) {
 		{"floor(d52)", "DECIMAL(4,0) NOT NULL", "floor(d52#6)"},
 		{"ceil(d)", "BIGINT NOT NULL", "ceil(d#5)"},
 		{"ceiling(i)", "BIGINT NOT NULL", "ceil(i#2)"},
+		// ceil/floor with a scale: RoundCeil/RoundFloor over DECIMAL (ceil-floor-with-scale-param.sql.out).
+		{"ceil(i, -1)", "DECIMAL(11,0)", "ceil(CAST(i#2 AS DECIMAL(10,0)), -1)"},
+		{"floor(d52, 1)", "DECIMAL(5,1)", "floor(d52#6, 1)"},
+		{"ceil(d52, -3)", "DECIMAL(4,0)", "ceil(d52#6, -3)"},
+		{"floor(d, 2)", "DECIMAL(18,2)", "floor(CAST(d#5 AS DECIMAL(30,15)), 2)"},
 		// Arrays, maps, structs.
+		{"array_size(NULL)", "INT", "NULL:INT"},
+		{"(1 AS a, 'x' b, 2)", "STRUCT<a: INT NOT NULL, b: STRING NOT NULL, col3: INT NOT NULL> NOT NULL", "struct(1, \"x\", 2)"},
 		{"arr[0]", "INT", "arr#17[0]"},
 		{"arr[l]", "INT", "arr#17[CAST(l#3 AS INT)]"},
 		{"m['k']", "BIGINT", "m#18[\"k\"]"},

@@ -62,6 +62,8 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT CASE WHEN bool THEN 1 ELSE dt END FROM nums", `7-40 DATATYPE_MISMATCH the values of CASE have no common type: INT, DATE (cast the values to one type)`},
 		{"SELECT i IN (1, dt) FROM nums", `9-19 DATATYPE_MISMATCH the values of IN must have a common type with the value: INT, INT, DATE`},
 		{"SELECT round(d, i) FROM nums", `16-17 DATATYPE_MISMATCH argument 2 of round must be a constant INT`},
+		{"SELECT ceil(d, NULL) FROM nums", `15-19 NON_FOLDABLE_ARGUMENT the scale of ceil must be a constant INT that is not NULL (write the scale as an INT literal, e.g. ceil(x, 2))`},
+		{"SELECT floor(d, 1L) FROM nums", `16-18 NON_FOLDABLE_ARGUMENT the scale of floor must be a constant INT that is not NULL (write the scale as an INT literal, e.g. floor(x, 2))`},
 		{"SELECT named_struct(str, 1) FROM nums", `20-23 DATATYPE_MISMATCH argument 1 of named_struct must be a constant STRING`},
 		{"SELECT arr['x'] FROM nums", ``},
 		{"SELECT arr[dt] FROM nums", `11-13 DATATYPE_MISMATCH an array index must be an integer, not DATE`},

@@ -1040,6 +1040,9 @@ func (c *checker) applyFunc(fn *Function, args []Expr, asts []astExpr, pos, end 
 	if !c.checkConstArgs(fn.Name, args, asts) {
 		return bad
 	}
+	if r, ok := c.nullArrayArg(fn, args, asts, pos, end, e); ok {
+		return r
+	}
 	argErr := func(i int, format string, a ...any) Expr {
 		c.errorAt(asts[i], "DATATYPE_MISMATCH", "", "argument %d of %s "+format, append([]any{i + 1, fn.Name}, a...)...)
 		return bad
@@ -1268,14 +1271,12 @@ func (c *checker) resultType(fn *Function, args []Expr, asts []astExpr, e *callE
 		if len(args) > 1 {
 			d = int(args[1].(*Literal).Value.(int32))
 		}
-		intDigits := t.Precision - t.Scale + 1
-		if d < 0 {
-			return types.DecimalOf(min(max(intDigits, -d+1), types.MaxDecimalPrecision), 0), true
-		}
-		s := min(t.Scale, d)
-		return types.DecimalOf(min(intDigits+s, types.MaxDecimalPrecision), s), true
+		return roundType(t, d), true
 	case ResFloorCeil:
 		t := arg0()
+		if len(args) > 1 {
+			return roundType(t, int(args[1].(*Literal).Value.(int32))), true
+		}
 		switch {
 		case t.Kind == types.DecimalKind && t.Scale == 0:
 			return t, true
@@ -1363,4 +1364,45 @@ func percentages(a Expr) (Expr, bool) {
 		return &Call{Func: "array", Args: ps, Type: types.ArrayOf(types.DoubleType, false), Pos: c.Pos}, true
 	}
 	return one(a)
+}
+
+// roundType is Spark's RoundBase.dataType for a DECIMAL(p,s) rounded to d
+// decimal places: DECIMAL(max(p-s+1, 1-d), 0) for d < 0, else
+// DECIMAL(p-s+1+min(s,d), min(s,d)), capped at 38 (one more integral digit
+// than the input: ceil(9.9, 0) is 10).
+func roundType(t types.Type, d int) types.Type {
+	intDigits := t.Precision - t.Scale + 1
+	if d < 0 {
+		return types.DecimalOf(min(max(intDigits, -d+1), types.MaxDecimalPrecision), 0)
+	}
+	s := min(t.Scale, d)
+	return types.DecimalOf(min(intDigits+s, types.MaxDecimalPrecision), s)
+}
+
+// nullArrayArg types a call of a NULL-propagating scalar function given a
+// NULL literal where it takes an ARRAY (array_size(NULL), arrays_zip(a,
+// NULL)): Spark casts the NULL to an ARRAY, and the result is NULL. The
+// call is checked with an ARRAY<VOID> there and becomes a NULL of its
+// type; ok is false when no argument is such a NULL.
+func (c *checker) nullArrayArg(fn *Function, args []Expr, asts []astExpr, pos, end int, e *callExpr) (Expr, bool) {
+	if fn.Kind != ScalarFunc || fn.Nulls != NullIfAnyArg || fn.Form != FormCall {
+		return nil, false
+	}
+	var typed []Expr
+	for i, a := range args {
+		if l, isLit := a.(*Literal); isLit && l.Value == nil && l.Type.Kind == types.VoidKind && fn.ArgRuleAt(i) == ArgArray {
+			if typed == nil {
+				typed = append([]Expr(nil), args...)
+			}
+			typed[i] = &Literal{Type: types.ArrayOf(types.VoidType, true)}
+		}
+	}
+	if typed == nil {
+		return nil, false
+	}
+	r := c.applyFunc(fn, typed, asts, pos, end, e)
+	if isBad(r) {
+		return r, true
+	}
+	return &Literal{Type: r.ResultType()}, true
 }

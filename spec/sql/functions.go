@@ -146,7 +146,9 @@ const (
 	// ResRound is round's: the input type; for DECIMAL(p,s) rounded to d
 	// digits DECIMAL(p-s+min(s,d)+1, min(s,d)) (capped at 38).
 	ResRound
-	// ResFloorCeil is floor's and ceil's: BIGINT, or DECIMAL(p-s+1, 0) for DECIMAL(p,s).
+	// ResFloorCeil is floor's and ceil's: BIGINT, or DECIMAL(p-s+1, 0) for
+	// DECIMAL(p,s); with a scale d, ResRound's type of the input cast to
+	// DECIMAL (Spark's RoundCeil and RoundFloor).
 	ResFloorCeil
 	// ResArrayOfArg0 is ARRAY<type of argument 1> without NULL elements
 	// (collect_list, collect_set).
@@ -581,8 +583,10 @@ var functionTable = append([]*Function{
 	{Name: "abs", Impl: withKind(withKind(withKind(fallible("Abs"), types.DecimalKind, "AbsDecimal"), types.IntervalKind, "AbsInterval"), types.YearMonthIntervalKind, "AbsYMInterval"), Args: args(ArgNumeric), MinArgs: 1, Result: ResArg0, Doc: "the absolute value"},
 	{Name: "round", Impl: withKind(fallible("Round"), types.DecimalKind, "RoundDecimal"), Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResRound,
 		Doc: "the value rounded half up to d decimal places (default 0)"},
-	{Name: "floor", Impl: withKind(fallible("Floor"), types.DecimalKind, "FloorDecimal"), Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the largest integer not greater than the value"},
-	{Name: "ceil", Impl: withKind(fallible("Ceil"), types.DecimalKind, "CeilDecimal"), Aliases: []string{"ceiling"}, Args: args(ArgNumeric), MinArgs: 1, Result: ResFloorCeil, Doc: "the smallest integer not less than the value"},
+	{Name: "floor", Impl: withKind(fallible("Floor"), types.DecimalKind, "FloorDecimal"), Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResFloorCeil,
+		Doc: "the largest integer not greater than the value; floor(x, d) rounds down to d decimal places (d < 0: to tens, hundreds...) as a DECIMAL"},
+	{Name: "ceil", Impl: withKind(fallible("Ceil"), types.DecimalKind, "CeilDecimal"), Aliases: []string{"ceiling"}, Args: args(ArgNumeric, ArgIntConst), MinArgs: 1, Result: ResFloorCeil,
+		Doc: "the smallest integer not less than the value; ceil(x, d) rounds up to d decimal places (d < 0: to tens, hundreds...) as a DECIMAL"},
 	{Name: "sqrt", Impl: strict("Sqrt"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the square root"},
 	{Name: "exp", Impl: strict("Exp"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "e to the power of the value"},
 	{Name: "ln", Impl: nullOnFail("Ln"), Args: args(ArgDouble), MinArgs: 1, Result: ResFixed, Type: types.DoubleType, Doc: "the natural logarithm"},

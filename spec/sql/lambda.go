@@ -259,9 +259,6 @@ func (c *checker) higherOrder(fn *Function, e *callExpr, ctx *exprCtx) Expr {
 // parameters, as Spark does (transform(arr, 42) is [42, 42, ...]). The
 // parser never makes a lambda without parameters, so only these have none.
 func withConstantLambdas(fn *Function, e *callExpr) *callExpr {
-	if fn.Name == "aggregate" {
-		return e // not compiled yet: aggregate needs a lambda written out
-	}
 	var out []astExpr
 	for i, a := range e.args {
 		if _, isLambda := a.(*lambdaExpr); isLambda || i >= len(fn.Args) || fn.Args[i] != ArgLambda {

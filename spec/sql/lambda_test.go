@@ -51,7 +51,8 @@ func TestCheckLambdas(t *testing.T) {
 		// An expression where a lambda belongs is a lambda ignoring its
 		// parameters (Spark 4: transform(array(1, 2, 3), 42) is [42,42,42]).
 		{"transform(arr, 1)", "ARRAY<INT NOT NULL>", "transform(arr#17, () -> 1)"},
-		{"aggregate(array(1, 2), 0, 100)", "", ""},
+		{"aggregate(array(1, 2), 0, 100)", "INT NOT NULL", "aggregate(array(1, 2), 0, () -> 100)"},
+		{"aggregate(array(1, 2), map(), map('result', 999))", "", ""},
 		{"exists(arr, 1)", "", ""},
 		{"upper(x -> x)", "", ""},
 		{"filter(arr, x -> x + 1)", "", ""},

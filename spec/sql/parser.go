@@ -352,7 +352,21 @@ func (p *parser) parseQueryPrimary() queryBody {
 	case t.is("SELECT"):
 		return p.parseSelect()
 	case t.is("VALUES"):
-		return p.parseValues()
+		v := p.parseValues()
+		if !p.peek().is("AS") && !canAlias(p.peek()) {
+			return v
+		}
+		// VALUES ... [AS] t(cols) as a query: Spark's inline table with its
+		// alias, read as SELECT * FROM (VALUES ...) AS t(cols).
+		ref := &subqueryRef{pos: t.pos, query: &queryStmt{pos: t.pos, body: v}}
+		p.accept("AS")
+		id := p.ident("an alias")
+		ref.alias = &id
+		if p.peek().isOp("(") {
+			ref.columns = p.identList()
+		}
+		end := p.toks[max(p.i-1, 0)].end
+		return &selectStmt{pos: t.pos, items: []*selectItem{{expr: &starExpr{pos: t.pos, end: end}, end: end}}, from: []fromItem{ref}}
 	case t.is("TABLE"):
 		p.advance()
 		ref := p.parseTableName()
@@ -1516,13 +1530,20 @@ func (p *parser) parseParen() astExpr {
 	}
 	p.advance()
 	x := p.parseExpr()
+	// (a [AS] x, b, ...) is Spark's row constructor, a struct whose
+	// fields may be named as struct(...)'s arguments.
+	row := &callExpr{name: ident{name: "struct", pos: open.pos, end: open.end}, args: []astExpr{x}}
+	p.structFieldName(row)
 	if p.peek().isOp(",") {
-		args := []astExpr{x}
 		for p.acceptOp(",") {
-			args = append(args, p.parseExpr())
+			row.args = append(row.args, p.parseExpr())
+			p.structFieldName(row)
 		}
-		end := p.expectOp(")").end
-		return &callExpr{name: ident{name: "struct", pos: open.pos, end: open.end}, args: args, end: end}
+		row.end = p.expectOp(")").end
+		return row
+	}
+	if len(row.argNames) > 0 {
+		p.fail(p.toks[max(p.i-1, 0)], "a parenthesised expression cannot have an alias: write struct(x AS name) for a struct")
 	}
 	p.expectOp(")")
 	return x

@@ -163,6 +163,8 @@ var moreFunctions = []*Function{
 		Doc: "nullif(x, 0): NULL when x equals 0, else x"},
 	{Name: "zeroifnull", Args: args(ArgAny), MinArgs: 1, Result: ResArg0,
 		Doc: "coalesce(x, 0): 0 when x is NULL, else x"},
+	{Name: "assert_true", Args: args(ArgBoolean), MinArgs: 1, Result: ResFixed, Type: types.VoidType, Nulls: NullAlways,
+		Doc: "NULL when the condition is TRUE; otherwise (FALSE or NULL) the row fails with USER_RAISED_EXCEPTION"},
 	{Name: "typeof", Args: args(ArgAny), MinArgs: 1, Result: ResFixed, Type: types.StringType, Nulls: NullNever,
 		Doc: "the name of the argument's type as Spark writes it: int, decimal(2,1), array<int>, struct<a:int,b:string>, ..."},
 }
@@ -273,6 +275,24 @@ func (c *checker) rewriteCall(fn *Function, args []Expr, asts []astExpr, e *call
 		arr := c.castTo(keys, types.ArrayOf(common, false), asts[0])
 		key := c.castTo(args[1], common, asts[1])
 		return &Call{Func: "array_contains", Args: []Expr{arr, key}, Type: types.BooleanType, Nullable: arr.IsNullable() || key.IsNullable(), Pos: pos}, true
+	case "assert_true":
+		if len(args) != 1 {
+			return nil, false
+		}
+		// Spark's AssertTrue is IF(cond, NULL, raise_error(...)): a NULL
+		// condition fails too, so the helper sees coalesce(cond, FALSE).
+		if _, ok := implicitArg(args[0].ResultType(), ArgBoolean); !ok {
+			c.errorAt(asts[0], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "", "argument 1 of assert_true must be BOOLEAN, not %s", args[0].ResultType())
+			return bad, true
+		}
+		cond := c.castTo(args[0], types.BooleanType, asts[0])
+		always := &Call{Func: "coalesce", Args: []Expr{cond, &Literal{Value: false, Type: types.BooleanType}}, Type: types.BooleanType, Pos: pos}
+		return &Call{Func: "assert_true", Args: []Expr{always}, Type: types.VoidType, Nullable: true, Pos: pos}, true
+	case "ceil", "floor":
+		if len(args) != 2 {
+			return nil, false
+		}
+		return c.roundCeilFloor(fn, args, asts, e), true
 	case "to_binary", "try_to_binary":
 		if len(args) == 2 && !c.binaryFormat(fn.Name, args[1], asts[1]) {
 			return bad, true
@@ -431,4 +451,38 @@ func (c *checker) moreCollectionType(fn *Function, args []Expr, asts []astExpr) 
 		return types.ArrayOf(*args[0].ResultType().Elem, false), true, true
 	}
 	return types.Type{}, false, false
+}
+
+// roundCeilFloor checks ceil(x, d) and floor(x, d), Spark's RoundCeil and
+// RoundFloor: d must be a constant INT that is not NULL
+// (NON_FOLDABLE_ARGUMENT otherwise), x is cast to DECIMAL (an integral or
+// floating-point type to the DECIMAL that holds it, STRING to
+// DECIMAL(38,18)), and the result is a DECIMAL of RoundBase's type, NULL
+// when it overflows.
+func (c *checker) roundCeilFloor(fn *Function, args []Expr, asts []astExpr, e *callExpr) Expr {
+	l, ok := args[1].(*Literal)
+	if !ok || l.Value == nil || l.Type.Kind != types.IntKind {
+		c.errorAt(asts[1], "NON_FOLDABLE_ARGUMENT", "write the scale as an INT literal, e.g. "+fn.Name+"(x, 2)",
+			"the scale of %s must be a constant INT that is not NULL", fn.Name)
+		return bad
+	}
+	t := args[0].ResultType()
+	var dt types.Type
+	switch {
+	case t.Kind == types.DecimalKind:
+		dt = t
+	case t.IsNumeric():
+		dt = decimalForType(t)
+	case t.Kind == types.StringKind:
+		dt = types.DecimalOf(38, 18)
+	case t.Kind == types.VoidKind:
+		dt = types.DecimalOf(38, 18)
+	default:
+		c.errorAt(asts[0], "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE", "cast it: CAST(x AS DECIMAL(p, s))",
+			"argument 1 of %s must be numeric, not %s", fn.Name, t)
+		return bad
+	}
+	x := c.castTo(args[0], dt, asts[0])
+	d := l.Value.(int32)
+	return &Call{Func: fn.Name, Args: []Expr{x, &Literal{Value: d, Type: types.IntType}}, Type: roundType(dt, int(d)), Nullable: true, Pos: e.name.pos}
 }
