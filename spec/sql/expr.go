@@ -951,7 +951,7 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return res
 	}
 	call := res.(*Call)
-	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos}
+	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos, Desc: e.withinDesc}
 	return &aggRef{call: ac, name: autoName(e), end: e.end}
 }
 

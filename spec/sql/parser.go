@@ -1613,8 +1613,10 @@ func (p *parser) parseCall(name ident) astExpr {
 }
 
 // withinGroup parses the WITHIN GROUP (ORDER BY x) of an ordered-set
-// aggregate, percentile_cont(p) or percentile_disc(p), into c's arguments
-// (x, p), as Spark's PercentileCont and PercentileDisc take them.
+// aggregate: percentile_cont(p) or percentile_disc(p) into c's arguments
+// (x, p), as Spark's PercentileCont and PercentileDisc take them, and
+// mode() into (x, TRUE), Spark's Mode with a sort direction (ties go to
+// the smallest value, the largest with DESC).
 func (p *parser) withinGroup(c *callExpr) {
 	t := p.advance()
 	p.expect("GROUP")
@@ -1622,10 +1624,14 @@ func (p *parser) withinGroup(c *callExpr) {
 	p.expect("ORDER")
 	p.expect("BY")
 	x := p.parseExpr()
-	if d := p.peek(); d.is("DESC") {
+	isMode := strings.EqualFold(c.name.name, "mode")
+	if d := p.peek(); d.is("DESC") && !isMode {
 		p.fail(d, "WITHIN GROUP (ORDER BY x DESC) is not supported yet: order ascending and take 1 - p")
 	}
-	p.accept("ASC")
+	desc := p.accept("DESC")
+	if !desc {
+		p.accept("ASC")
+	}
 	if p.peek().is("NULLS") {
 		// NULLs are skipped whatever their place.
 		p.advance()
@@ -1635,9 +1641,19 @@ func (p *parser) withinGroup(c *callExpr) {
 	}
 	c.end = p.expectOp(")").end
 	name := strings.ToLower(c.name.name)
+	if isMode {
+		if len(c.args) != 0 || c.distinct {
+			p.errorAt(c.name.pos, c.end, "WRONG_NUM_ARGS", "write mode() WITHIN GROUP (ORDER BY x), or mode(x)",
+				"mode takes no argument before WITHIN GROUP")
+			return
+		}
+		c.args = []astExpr{x, &litExpr{typ: types.BooleanType, val: true, text: "true", pos: t.pos, end: t.end}}
+		c.withinGroup, c.withinDesc = true, desc
+		return
+	}
 	if name != "percentile_cont" && name != "percentile_disc" {
-		p.errorAt(t.pos, c.end, "UNSUPPORTED_FEATURE", "write percentile_cont(p) or percentile_disc(p) WITHIN GROUP (ORDER BY x)",
-			"WITHIN GROUP applies to percentile_cont and percentile_disc, not %s", name)
+		p.errorAt(t.pos, c.end, "UNSUPPORTED_FEATURE", "write percentile_cont(p), percentile_disc(p) or mode() WITHIN GROUP (ORDER BY x)",
+			"WITHIN GROUP applies to percentile_cont, percentile_disc and mode, not %s", name)
 		return
 	}
 	if len(c.args) != 1 || c.distinct {
