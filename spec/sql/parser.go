@@ -729,6 +729,25 @@ func (p *parser) parseGroupBy() *groupBy {
 			break
 		}
 	}
+	// Hive's GROUP BY a, b GROUPING SETS ((a), (a, b), ()): the plain list
+	// gives the group columns (and their order, grouping_id's bits), the
+	// sets name some of them (Spark's GroupingSets with user-given
+	// expressions; a column in no set is NULL in every row).
+	if t := p.peek(); !grouping && t.is("GROUPING") && p.peekAt(1).is("SETS") {
+		plain := len(g.exprs)
+		sets := p.parseGroupingItem(g, &grouping)
+		for _, set := range sets {
+			for k, i := range set {
+				j := slices.IndexFunc(g.exprs[:plain], func(e astExpr) bool { return exprSQL(e) == exprSQL(g.exprs[i]) })
+				if j < 0 {
+					p.fail(t, "GROUPING SETS after GROUP BY "+exprSQL(g.exprs[0])+", ... may only name GROUP BY expressions, not "+exprSQL(g.exprs[i])+" (add it to the GROUP BY list)")
+				}
+				set[k] = j
+			}
+		}
+		g.exprs = g.exprs[:plain]
+		product = sets
+	}
 	// MySQL's GROUP BY a, b WITH ROLLUP (or WITH CUBE), which Spark accepts
 	// as ROLLUP (a, b) (or CUBE (a, b)) over plain expressions.
 	if t := p.peek(); t.is("WITH") && (p.peekAt(1).is("ROLLUP") || p.peekAt(1).is("CUBE")) {
