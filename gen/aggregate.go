@@ -322,6 +322,29 @@ func (pc *planCompiler) mergeParts(b *block, p *sql.Aggregate, global bool, stat
 	))
 }
 
+// distinctMatters reports whether a's DISTINCT changes its result: not for
+// min, max, bit_and and bit_or, which a repeated value leaves as they are.
+func distinctMatters(a *sql.AggCall) bool {
+	switch a.Func {
+	case "min", "max", "bit_and", "bit_or":
+		return false
+	}
+	return a.Distinct
+}
+
+// bitOps maps the bitwise aggregates to their Go operator.
+var bitOps = map[string]string{"bit_and": "&", "bit_or": "|", "bit_xor": "^"}
+
+// onOverflow is what an overflowing sum of aggregate j does: try_sum and
+// try_avg mark the group's result NULL (Spark's TRY eval mode: NULL from
+// then on), the others fail the row with ARITHMETIC_OVERFLOW.
+func (pc *planCompiler) onOverflow(b *block, acc func(string) *jen.Statement, a *sql.AggCall, t types.Type) jen.Code {
+	if a.Func == "try_sum" || a.Func == "try_avg" {
+		return acc("Over").Op("=").True()
+	}
+	return b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String())))
+}
+
 // distinctOrder reports whether a DISTINCT aggregate keeps its distinct
 // values in order of first appearance besides the set: only a floating-point
 // sum or average does, so that its rounding does not depend on the set's
@@ -339,7 +362,7 @@ func distinctOrder(a *sql.AggCall) bool {
 func (pc *planCompiler) aggMerge(b *block, dst, src *jen.Statement, j int, a *sql.AggCall) []jen.Code {
 	d := func(suffix string) *jen.Statement { return dst.Clone().Dot(accName(j, suffix)) }
 	s := func(suffix string) *jen.Statement { return src.Clone().Dot(accName(j, suffix)) }
-	if a.Distinct && a.Func != "min" && a.Func != "max" {
+	if distinctMatters(a) {
 		argT := a.Args[0].ResultType()
 		if !distinctOrder(a) {
 			return []jen.Code{d("").Dot("Union").Call(jen.Op("&").Add(s("")))}
@@ -440,10 +463,10 @@ func accName(j int, suffix string) string { return fmt.Sprintf("A%d%s", j, suffi
 func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 	f := func(suffix string, t jen.Code) jen.Code { return jen.Id(accName(j, suffix)).Add(t) }
 	argT := func(i int) types.Type { return a.Args[i].ResultType() }
-	if a.Distinct && a.Func != "min" && a.Func != "max" {
+	if distinctMatters(a) {
 		// DISTINCT: the set of distinct non-NULL argument values.
 		switch a.Func {
-		case "count", "sum", "avg", "mean":
+		case "count", "sum", "avg", "mean", "bit_xor":
 		default:
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT in " + a.Func})
 		}
@@ -461,14 +484,19 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		return nil // read from the key's grouping-set number
 	case "count", "count_if":
 		return []jen.Code{f("", jen.Int64())}
-	case "sum":
+	case "sum", "bit_and", "bit_or", "bit_xor":
 		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("OK", jen.Bool())}
-	case "avg", "mean":
+	case "try_sum":
+		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("OK", jen.Bool()), f("Over", jen.Bool())}
+	case "avg", "mean", "try_avg":
 		sumT := jen.Float64()
 		if a.Type.Kind == types.DecimalKind {
 			sumT = jen.Qual(pkgTypes, "Decimal")
 		} else if a.Type.IsInterval() {
 			sumT = pc.reg.baseType(a.Type)
+		}
+		if a.Func == "try_avg" {
+			return []jen.Code{f("", sumT), f("N", jen.Int64()), f("Over", jen.Bool())}
 		}
 		return []jen.Code{f("", sumT), f("N", jen.Int64())}
 	case "min", "max", "first", "last", "any_value", "first_value", "last_value":
@@ -488,7 +516,7 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		switch {
 		case t.Kind == types.DecimalKind:
 			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
-		case !t.IsNumeric() && t.Kind != types.StringKind && t.Kind != types.DateKind && t.Kind != types.TimestampKind && t.Kind != types.TimestampNTZKind:
+		case !t.IsNumeric() && !t.IsInterval() && t.Kind != types.StringKind && t.Kind != types.DateKind && t.Kind != types.TimestampKind && t.Kind != types.TimestampNTZKind:
 			// Counts keys are Go's ordered types.
 			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
 		}
@@ -536,7 +564,7 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		args[i] = ub.bind(ec.compile(ub, x))
 	}
 	switch {
-	case a.Distinct && a.Func != "min" && a.Func != "max":
+	case distinctMatters(a):
 		x := args[0]
 		key := setKey(x.t, x.v.Clone())
 		if !distinctOrder(a) {
@@ -561,16 +589,17 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		}
 	case a.Func == "count_if":
 		ub.add(jen.If(okCond(args[0].ok, args[0].v.Clone())).Block(acc("").Op("++")))
-	case a.Func == "sum":
+	case a.Func == "sum" || a.Func == "try_sum":
 		x := args[0]
 		var add []jen.Code
+		over := pc.onOverflow(ub, acc, a, a.Type)
 		switch a.Type.Kind {
 		case types.LongKind:
-			add = pc.checkedAdd(ub, acc(""), jen.Int64().Call(x.v.Clone()), "Add", a.Type)
+			add = pc.addOr(acc(""), jen.Int64().Call(x.v.Clone()), "Add", over)
 		case types.IntervalKind, types.YearMonthIntervalKind:
-			add = pc.checkedAdd(ub, acc(""), x.v.Clone(), "Add", a.Type)
+			add = pc.addOr(acc(""), x.v.Clone(), "Add", over)
 		case types.DecimalKind:
-			add = pc.decimalAccumulate(ub, acc(""), a.Type.Scale, x, a.Type)
+			add = pc.decimalAddOr(acc(""), a.Type.Scale, x, a.Type, over)
 		default:
 			add = []jen.Code{acc("").Op("+=").Add(pc.reg.baseType(a.Type)).Call(x.v.Clone())}
 		}
@@ -580,14 +609,14 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		} else {
 			ub.add(add...)
 		}
-	case a.Func == "avg" || a.Func == "mean":
+	case a.Func == "avg" || a.Func == "mean" || a.Func == "try_avg":
 		x := args[0]
 		var add []jen.Code
 		if a.Type.Kind == types.DecimalKind {
 			sumT := types.DecimalOf(types.MaxDecimalPrecision, x.t.Scale)
-			add = pc.decimalAccumulate(ub, acc(""), x.t.Scale, x, sumT)
+			add = pc.decimalAddOr(acc(""), x.t.Scale, x, sumT, pc.onOverflow(ub, acc, a, sumT))
 		} else if a.Type.IsInterval() {
-			add = pc.checkedAdd(ub, acc(""), x.v.Clone(), "Add", a.Type)
+			add = pc.addOr(acc(""), x.v.Clone(), "Add", pc.onOverflow(ub, acc, a, a.Type))
 		} else {
 			add = []jen.Code{acc("").Op("+=").Float64().Call(x.v.Clone())}
 		}
@@ -631,6 +660,11 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(
 			jen.List(acc(""), acc("OK")).Op("=").List(acc("").Op("||").Add(x.v.Clone()), jen.True())))
+	case bitOps[a.Func] != "":
+		x := args[0]
+		ub.add(jen.If(okCond(x.ok, jen.True())).Block(
+			jen.If(acc("OK")).Block(acc("").Op(bitOps[a.Func] + "=").Add(x.v.Clone())).Else().Block(
+				jen.List(acc(""), acc("OK")).Op("=").List(x.v.Clone(), jen.True()))))
 	case a.Func == "stddev" || a.Func == "stddev_pop" || a.Func == "variance" || a.Func == "var_pop":
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone())))
@@ -726,20 +760,32 @@ func ignoringNulls(a *sql.AggCall, x val, update jen.Code) jen.Code {
 
 // checkedAdd emits acc = acc + x for BIGINT with an ANSI overflow check.
 func (pc *planCompiler) checkedAdd(b *block, acc, x jen.Code, op string, t types.Type) []jen.Code {
+	return pc.addOr(acc, x, op, b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String()))))
+}
+
+// addOr emits acc = acc op x for integers and intervals, running
+// overflow instead when the result overflows (acc is then left as is).
+func (pc *planCompiler) addOr(acc, x jen.Code, op string, overflow jen.Code) []jen.Code {
 	s, good := pc.fn.tmp("s"), pc.fn.tmp("good")
 	return []jen.Code{
 		jen.List(jen.Id(s), jen.Id(good)).Op(":=").Qual(pkgSQLFn, op).Call(acc, x),
-		jen.If(jen.Op("!").Id(good)).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String())))),
+		jen.If(jen.Op("!").Id(good)).Block(overflow),
 		jen.Add(acc).Op("=").Id(s),
 	}
 }
 
 // decimalAccumulate emits acc = acc + x for a DECIMAL sum of type t.
 func (pc *planCompiler) decimalAccumulate(b *block, acc jen.Code, accScale int, x val, t types.Type) []jen.Code {
+	return pc.decimalAddOr(acc, accScale, x, t, b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String()))))
+}
+
+// decimalAddOr emits acc = acc + x for a DECIMAL sum of type t, running
+// overflow instead when the sum does not fit t.
+func (pc *planCompiler) decimalAddOr(acc jen.Code, accScale int, x val, t types.Type, overflow jen.Code) []jen.Code {
 	s, good := pc.fn.tmp("s"), pc.fn.tmp("good")
 	return []jen.Code{
 		jen.List(jen.Id(s), jen.Id(good)).Op(":=").Qual(pkgSQLFn, "DecimalAdd").Call(acc, jen.Lit(accScale), x.v.Clone(), jen.Lit(x.t.Scale), jen.Lit(t.Precision), jen.Lit(t.Scale)),
-		jen.If(jen.Op("!").Id(good)).Block(b.fail(jen.Qual(pkgSQLFn, "ErrArithmeticOverflow").Call(jen.Lit(t.String())))),
+		jen.If(jen.Op("!").Id(good)).Block(overflow),
 		jen.Add(acc).Op("=").Id(s),
 	}
 }
@@ -747,10 +793,16 @@ func (pc *planCompiler) decimalAccumulate(b *block, acc jen.Code, accScale int, 
 // aggResult returns the final value of aggregate j for one group.
 func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.AggCall) val {
 	acc := func(suffix string) *jen.Statement { return st.Clone().Dot(accName(j, suffix)) }
-	if a.Distinct && a.Func != "min" && a.Func != "max" {
+	if distinctMatters(a) {
 		switch a.Func {
 		case "count":
 			return val{v: jen.Int64().Call(acc("").Dot("Len").Call()), t: a.Type}
+		case "bit_xor":
+			// XOR of the distinct values: the order does not matter.
+			x, it := pc.fn.tmp("xor"), pc.fn.tmp("x")
+			b.add(jen.Var().Id(x).Add(pc.reg.baseType(a.Type)))
+			b.add(jen.For(jen.List(jen.Id("_"), jen.Id(it)).Op(":=").Range().Add(acc("")).Dot("Keys").Call()).Block(jen.Id(x).Op("^=").Id(it)))
+			return val{v: jen.Id(x), ok: acc("").Dot("Len").Call().Op(">").Lit(0), t: a.Type}
 		case "sum", "avg", "mean":
 			argT := a.Args[0].ResultType()
 			// Fold the distinct values in order of first appearance.
@@ -790,6 +842,18 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 	switch a.Func {
 	case "count", "count_if":
 		return val{v: acc(""), t: a.Type}
+	case "try_sum":
+		return val{v: acc(""), ok: acc("OK").Op("&&").Op("!").Add(acc("Over")), t: a.Type}
+	case "try_avg":
+		sumT := types.DoubleType
+		if a.Type.Kind == types.DecimalKind {
+			sumT = types.DecimalOf(types.MaxDecimalPrecision, a.Args[0].ResultType().Scale)
+		}
+		r := pc.avgOf(b, acc(""), acc("N"), sumT, a.Type)
+		r.ok = jen.Parens(r.ok).Op("&&").Op("!").Add(acc("Over"))
+		return r
+	case "bit_and", "bit_or", "bit_xor":
+		return val{v: acc(""), ok: acc("OK"), t: a.Type}
 	case "sum", "min", "max", "first", "last", "any_value", "first_value", "last_value",
 		"bool_and", "every", "bool_or", "some", "any":
 		return val{v: acc(""), ok: acc("OK"), t: a.Type}
@@ -827,6 +891,10 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 		}
 		fn := map[string]string{"percentile": "Percentile", "median": "Percentile", "percentile_cont": "Percentile",
 			"percentile_approx": "PercentileApprox", "percentile_disc": "PercentileDisc", "mode": "ModeSpark"}[a.Func]
+		if l, isLit := modeOrder(a); isLit && l {
+			// mode(x, true), mode() WITHIN GROUP (ORDER BY x [DESC]).
+			fn, p = "ModeOrdered", jen.Lit(a.Desc)
+		}
 		if a.Type.Kind == types.ArrayKind {
 			fn = "PercentileApproxArray"
 		}
@@ -841,6 +909,16 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 		return val{v: acc(""), ok: acc("OK").Op("&&").Add(acc("Set")), t: a.Type}
 	}
 	panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
+}
+
+// modeOrder reports whether mode's ties go by order: mode(x, true) and
+// mode() WITHIN GROUP (the checker makes its second argument a constant).
+func modeOrder(a *sql.AggCall) (bool, bool) {
+	if a.Func != "mode" || len(a.Args) < 2 {
+		return false, false
+	}
+	l, ok := a.Args[1].(*sql.Literal)
+	return l != nil && l.Value == true, ok
 }
 
 // avgOf returns sum / n as type t (NULL when n is 0).

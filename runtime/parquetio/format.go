@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -114,9 +115,9 @@ func scalarString(v any, t types.Type) string {
 	case int64:
 		return strconv.FormatInt(x, 10)
 	case float32:
-		return javaFloat(float64(x), 32)
+		return JavaFloatString(float64(x), 32)
 	case float64:
-		return javaFloat(x, 64)
+		return JavaFloatString(x, 64)
 	case types.Decimal:
 		return x.Format(t.Scale)
 	case string:
@@ -134,41 +135,13 @@ func scalarString(v any, t types.Type) string {
 }
 
 // JavaFloatString formats f as Java's Double.toString (bits 64) or
-// Float.toString (bits 32) do; see javaFloat.
-func JavaFloatString(f float64, bits int) string { return javaFloat(f, bits) }
-
-// javaFloat formats f as Java's Double.toString / Float.toString do, which
-// is how Spark prints FLOAT and DOUBLE: 1.0, 0.001, 1.0E7, 1.5E-4, NaN,
-// Infinity.
-func javaFloat(f float64, bits int) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
+// Float.toString (bits 32) do, which is how Spark prints FLOAT and DOUBLE:
+// 1.0, 0.001, 1.0E7, 1.5E-4, NaN, Infinity (sqlfn's CAST to STRING).
+func JavaFloatString(f float64, bits int) string {
+	if bits == 32 {
+		return sqlfn.CastFloat32String(float32(f))
 	}
-	abs := math.Abs(f)
-	if abs >= 1e-3 && abs < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, bits)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return s
-	}
-	s := strconv.FormatFloat(f, 'E', -1, bits)
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	e, _ := strconv.Atoi(exp)
-	return mant + "E" + strconv.Itoa(e)
+	return sqlfn.CastFloat64String(f)
 }
 
 func formatInterval(x types.Interval) string {

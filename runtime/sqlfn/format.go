@@ -10,6 +10,57 @@ import (
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
+// javaInsignificant is the JDK FloatingDecimal's insignificantDigitsNumber:
+// for an integral double of binary exponent 54+i, the number of low-order
+// decimal digits Double.toString rounds away (at index i).
+var javaInsignificant = [...]int{
+	0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7,
+	8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14,
+	15, 15, 15, 15, 16, 16, 16, 17, 17, 17, 18, 18, 18, 19,
+}
+
+// javaLongDigits returns the digits of f in e's form (-d.ddde±XX) as the
+// JDK 8-17 Double.toString (Spark's JVM) renders an integral double of
+// magnitude 2^54 to 2^63: not the shortest digits but the exact integer
+// with a fixed number of low digits rounded away (half up), so that 2^62
+// is 4.6116860184273879E18 where the shortest is 4.611686018427388E18.
+// Other values keep e.
+func javaLongDigits(e []byte, f float64) []byte {
+	a := math.Abs(f)
+	if a != math.Trunc(a) || a < 1<<54 || a >= 1<<63 {
+		return e
+	}
+	_, binExp := math.Frexp(a) // a = m * 2^binExp, 0.5 <= m < 1
+	binExp--
+	insig := 0
+	if p2 := binExp - 53 - 1; p2 > 1 && p2 < len(javaInsignificant) {
+		insig = javaInsignificant[p2]
+	}
+	v := uint64(a)
+	pow10 := uint64(1)
+	for range insig {
+		pow10 *= 10
+	}
+	r := v % pow10
+	v /= pow10
+	if r >= pow10/2 && insig > 0 {
+		v++
+	}
+	d := strconv.FormatUint(v, 10)
+	exp := len(d) - 1 + insig
+	d = strings.TrimRight(d, "0")
+	out := make([]byte, 0, len(d)+8)
+	if f < 0 {
+		out = append(out, '-')
+	}
+	out = append(out, d[0])
+	if len(d) > 1 {
+		out = append(out, '.')
+		out = append(out, d[1:]...)
+	}
+	return strconv.AppendInt(append(out, 'e', '+'), int64(exp), 10)
+}
+
 // appendJavaDouble appends f as Java's Double.toString (bitSize 64) or
 // Float.toString (bitSize 32) renders it, which Spark uses to cast DOUBLE
 // and FLOAT to STRING: the shortest digits that read back as f, in plain
@@ -32,6 +83,9 @@ func appendJavaDouble(b []byte, f float64, bitSize int) []byte {
 	}
 	var buf [32]byte
 	e := strconv.AppendFloat(buf[:0], f, 'e', -1, bitSize) // -d.ddde±XX
+	if bitSize == 64 {
+		e = javaLongDigits(e, f)
+	}
 	if e[1] == 'e' || e[0] == '-' && e[2] == 'e' {
 		// Java renders at least two digits, the pair closest to f
 		// (Double.MIN_VALUE is 4.9E-324, not 5.0E-324).

@@ -138,3 +138,42 @@ func utf8StringHash(s string) int32 {
 	}
 	return int32(murmurFmix(h, len(s)))
 }
+
+// ModeOrdered returns mode(x, true) and mode() WITHIN GROUP (ORDER BY x
+// [DESC]) as Spark's Mode with a sort direction computes them: the most
+// frequent value, and among equally frequent ones the smallest (the
+// largest with largest, for ORDER BY x DESC), NaN ordered above every
+// number. NULL for no values.
+func ModeOrdered[T cmp.Ordered](c *Counts[T], largest bool) (T, bool) {
+	var best T
+	if c.n == 0 {
+		return best, false
+	}
+	var most int64
+	for _, k := range c.order {
+		n := c.m[k]
+		d := sparkCompare(k, best)
+		if largest {
+			d = -d
+		}
+		if n > most || n == most && d < 0 {
+			best, most = k, n
+		}
+	}
+	return best, true
+}
+
+// sparkCompare orders a and b as Spark does: cmp.Compare, except that NaN
+// is greater than every other value and equal to itself.
+func sparkCompare[T cmp.Ordered](a, b T) int {
+	aNaN, bNaN := a != a, b != b
+	switch {
+	case aNaN && bNaN:
+		return 0
+	case aNaN:
+		return 1
+	case bNaN:
+		return -1
+	}
+	return cmp.Compare(a, b)
+}

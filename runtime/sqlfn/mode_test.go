@@ -1,6 +1,9 @@
 package sqlfn
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestModeSpark checks mode's pick among equally frequent values against
 // Spark's answers (testdata/spark-sql-tests results/mode.sql.out).
@@ -43,5 +46,34 @@ func TestModeSpark(t *testing.T) {
 	var none Counts[string]
 	if _, ok := ModeSpark(&none); ok {
 		t.Error("mode of no values must be NULL")
+	}
+}
+
+// Spark's Mode.scala examples: mode(col, true) of -10, 0, 10 is -10;
+// WITHIN GROUP (ORDER BY col) of 0, 10, 10, 20, 20 is 10, with DESC 20.
+func TestModeOrdered(t *testing.T) {
+	var c Counts[int32]
+	for _, v := range []int32{-10, 0, 10} {
+		c.Add(v)
+	}
+	if v, ok := ModeOrdered(&c, false); !ok || v != -10 {
+		t.Errorf("mode(col, true) = %v, %v; want -10", v, ok)
+	}
+	var d Counts[int32]
+	for _, v := range []int32{0, 10, 10, 20, 20} {
+		d.Add(v)
+	}
+	if v, _ := ModeOrdered(&d, false); v != 10 {
+		t.Errorf("mode() WITHIN GROUP (ORDER BY col) = %v; want 10", v)
+	}
+	if v, _ := ModeOrdered(&d, true); v != 20 {
+		t.Errorf("mode() WITHIN GROUP (ORDER BY col DESC) = %v; want 20", v)
+	}
+	var e Counts[float64]
+	if _, ok := ModeOrdered(&e, false); ok {
+		t.Error("mode of no values is not NULL")
+	}
+	if sparkCompare(math.NaN(), 1) != 1 || sparkCompare(1, math.NaN()) != -1 || sparkCompare(math.NaN(), math.NaN()) != 0 {
+		t.Error("NaN does not order above numbers")
 	}
 }

@@ -286,7 +286,10 @@ type callExpr struct {
 	// withinGroup marks percentile_cont(p) WITHIN GROUP (ORDER BY x),
 	// whose args the parser makes (x, p).
 	withinGroup bool
-	star        bool // f(*)
+	// withinDesc marks mode() WITHIN GROUP (ORDER BY x DESC), whose args
+	// the parser makes (x, TRUE): ties go to the largest value.
+	withinDesc bool
+	star       bool // f(*)
 	// bare marks CURRENT_DATE / CURRENT_TIMESTAMP written without
 	// parentheses: a column of that name in scope wins, as in Spark.
 	bare     bool

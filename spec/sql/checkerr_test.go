@@ -95,7 +95,7 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT timestampadd('DAY', 1, ts) FROM nums", `20-25 INVALID_PARAMETER_VALUE.DATETIME_UNIT the first argument of timestampadd must be a unit: MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR (write the unit as a keyword, e.g. timestampadd(DAY, ...))`},
 		{"SELECT percentile_cont(d, 0.5) FROM nums", `7-30 INVALID_WITHIN_GROUP_EXPRESSION percentile_cont needs WITHIN GROUP (ORDER BY ...) (write percentile_cont(p) WITHIN GROUP (ORDER BY x))`},
 		{"SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY d DESC) FROM nums", `53-57 PARSE_SYNTAX_ERROR syntax error at or near 'DESC' (WITHIN GROUP (ORDER BY x DESC) is not supported yet: order ascending and take 1 - p)`},
-		{"SELECT sum(0.5) WITHIN GROUP (ORDER BY d) FROM nums", `16-41 UNSUPPORTED_FEATURE WITHIN GROUP applies to percentile_cont and percentile_disc, not sum (write percentile_cont(p) or percentile_disc(p) WITHIN GROUP (ORDER BY x))`},
+		{"SELECT sum(0.5) WITHIN GROUP (ORDER BY d) FROM nums", `16-41 UNSUPPORTED_FEATURE WITHIN GROUP applies to percentile_cont, percentile_disc and mode, not sum (write percentile_cont(p), percentile_disc(p) or mode() WITHIN GROUP (ORDER BY x))`},
 		{"SELECT percentile_approx(d, array(0.5, 1.5)) FROM nums", `28-43 DATATYPE_MISMATCH argument 2 of percentile_approx must be a constant number or an ARRAY of constant numbers between 0.0 and 1.0`},
 		{"SELECT hex(d) FROM nums", `11-12 DATATYPE_MISMATCH argument 1 of hex must be BIGINT, STRING or BINARY, not DOUBLE`},
 		// Constructs not supported yet: one error each, naming it, with what to write.

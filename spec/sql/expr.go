@@ -151,6 +151,12 @@ func (c *checker) name(e *nameExpr, ctx *exprCtx) Expr {
 				return a
 			}
 		}
+		if rerr.code == "UNRESOLVED_COLUMN" && len(e.parts) == 1 && strings.EqualFold(e.parts[0].name, "grouping__id") {
+			// Hive's virtual column, which Spark still resolves (when no
+			// column has the name) as grouping_id().
+			p := e.parts[0]
+			return c.expr(&callExpr{name: ident{name: "grouping_id", pos: p.pos, end: p.end}, end: p.end}, ctx)
+		}
 		if rerr.code == "UNRESOLVED_COLUMN" && c.cat != nil {
 			// A name that is no column is a pipeline parameter, as a bare
 			// name resolves to a session variable after columns in Spark.
@@ -951,7 +957,7 @@ func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 		return res
 	}
 	call := res.(*Call)
-	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos}
+	ac := &AggCall{Func: call.Func, Args: call.Args, Distinct: e.distinct, Filter: filter, Type: call.Type, Nullable: call.Nullable, Pos: call.Pos, Desc: e.withinDesc}
 	return &aggRef{call: ac, name: autoName(e), end: e.end}
 }
 

@@ -186,15 +186,23 @@ func writeExpr(b *strings.Builder, e Expr) {
 }
 
 func writeAgg(b *strings.Builder, a *AggCall) {
-	b.WriteString(a.Func + "(")
-	if a.Distinct {
-		b.WriteString("DISTINCT ")
+	switch {
+	case a.Desc:
+		// mode() WITHIN GROUP (ORDER BY x DESC), its args (x, TRUE).
+		b.WriteString(a.Func + "() WITHIN GROUP (ORDER BY ")
+		writeExpr(b, a.Args[0])
+		b.WriteString(" DESC)")
+	default:
+		b.WriteString(a.Func + "(")
+		if a.Distinct {
+			b.WriteString("DISTINCT ")
+		}
+		if len(a.Args) == 0 && a.Func == "count" {
+			b.WriteByte('*')
+		}
+		writeExprs(b, a.Args)
+		b.WriteByte(')')
 	}
-	if len(a.Args) == 0 && a.Func == "count" {
-		b.WriteByte('*')
-	}
-	writeExprs(b, a.Args)
-	b.WriteByte(')')
 	if a.Filter != nil {
 		b.WriteString(" FILTER (WHERE ")
 		writeExpr(b, a.Filter)

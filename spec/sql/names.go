@@ -175,11 +175,17 @@ func writeSQLIn(b *strings.Builder, e astExpr, lambda []string) {
 		b.WriteString(" AS " + e.to.String() + ")")
 	case *callExpr:
 		if e.withinGroup {
-			// Spark's name: percentile_cont(p) WITHIN GROUP (ORDER BY x).
+			// Spark's name: percentile_cont(p) WITHIN GROUP (ORDER BY x),
+			// mode() WITHIN GROUP (ORDER BY x [DESC]).
 			b.WriteString(e.name.name + "(")
-			writeSQL(b, e.args[1])
+			if e.name.name != "mode" {
+				writeSQL(b, e.args[1])
+			}
 			b.WriteString(") WITHIN GROUP (ORDER BY ")
 			writeSQL(b, e.args[0])
+			if e.withinDesc {
+				b.WriteString(" DESC")
+			}
 			b.WriteByte(')')
 			break
 		}

@@ -744,6 +744,25 @@ func (p *parser) parseGroupBy() *groupBy {
 			break
 		}
 	}
+	// Hive's GROUP BY a, b GROUPING SETS ((a), (a, b), ()): the plain list
+	// gives the group columns (and their order, grouping_id's bits), the
+	// sets name some of them (Spark's GroupingSets with user-given
+	// expressions; a column in no set is NULL in every row).
+	if t := p.peek(); !grouping && t.is("GROUPING") && p.peekAt(1).is("SETS") {
+		plain := len(g.exprs)
+		sets := p.parseGroupingItem(g, &grouping)
+		for _, set := range sets {
+			for k, i := range set {
+				j := slices.IndexFunc(g.exprs[:plain], func(e astExpr) bool { return exprSQL(e) == exprSQL(g.exprs[i]) })
+				if j < 0 {
+					p.fail(t, "GROUPING SETS after GROUP BY "+exprSQL(g.exprs[0])+", ... may only name GROUP BY expressions, not "+exprSQL(g.exprs[i])+" (add it to the GROUP BY list)")
+				}
+				set[k] = j
+			}
+		}
+		g.exprs = g.exprs[:plain]
+		product = sets
+	}
 	// MySQL's GROUP BY a, b WITH ROLLUP (or WITH CUBE), which Spark accepts
 	// as ROLLUP (a, b) (or CUBE (a, b)) over plain expressions.
 	if t := p.peek(); t.is("WITH") && (p.peekAt(1).is("ROLLUP") || p.peekAt(1).is("CUBE")) {
@@ -1644,8 +1663,10 @@ func (p *parser) parseCall(name ident) astExpr {
 }
 
 // withinGroup parses the WITHIN GROUP (ORDER BY x) of an ordered-set
-// aggregate, percentile_cont(p) or percentile_disc(p), into c's arguments
-// (x, p), as Spark's PercentileCont and PercentileDisc take them.
+// aggregate: percentile_cont(p) or percentile_disc(p) into c's arguments
+// (x, p), as Spark's PercentileCont and PercentileDisc take them, and
+// mode() into (x, TRUE), Spark's Mode with a sort direction (ties go to
+// the smallest value, the largest with DESC).
 func (p *parser) withinGroup(c *callExpr) {
 	t := p.advance()
 	p.expect("GROUP")
@@ -1653,10 +1674,14 @@ func (p *parser) withinGroup(c *callExpr) {
 	p.expect("ORDER")
 	p.expect("BY")
 	x := p.parseExpr()
-	if d := p.peek(); d.is("DESC") {
+	isMode := strings.EqualFold(c.name.name, "mode")
+	if d := p.peek(); d.is("DESC") && !isMode {
 		p.fail(d, "WITHIN GROUP (ORDER BY x DESC) is not supported yet: order ascending and take 1 - p")
 	}
-	p.accept("ASC")
+	desc := p.accept("DESC")
+	if !desc {
+		p.accept("ASC")
+	}
 	if p.peek().is("NULLS") {
 		// NULLs are skipped whatever their place.
 		p.advance()
@@ -1666,9 +1691,19 @@ func (p *parser) withinGroup(c *callExpr) {
 	}
 	c.end = p.expectOp(")").end
 	name := strings.ToLower(c.name.name)
+	if isMode {
+		if len(c.args) != 0 || c.distinct {
+			p.errorAt(c.name.pos, c.end, "WRONG_NUM_ARGS", "write mode() WITHIN GROUP (ORDER BY x), or mode(x)",
+				"mode takes no argument before WITHIN GROUP")
+			return
+		}
+		c.args = []astExpr{x, &litExpr{typ: types.BooleanType, val: true, text: "true", pos: t.pos, end: t.end}}
+		c.withinGroup, c.withinDesc = true, desc
+		return
+	}
 	if name != "percentile_cont" && name != "percentile_disc" {
-		p.errorAt(t.pos, c.end, "UNSUPPORTED_FEATURE", "write percentile_cont(p) or percentile_disc(p) WITHIN GROUP (ORDER BY x)",
-			"WITHIN GROUP applies to percentile_cont and percentile_disc, not %s", name)
+		p.errorAt(t.pos, c.end, "UNSUPPORTED_FEATURE", "write percentile_cont(p), percentile_disc(p) or mode() WITHIN GROUP (ORDER BY x)",
+			"WITHIN GROUP applies to percentile_cont, percentile_disc and mode, not %s", name)
 		return
 	}
 	if len(c.args) != 1 || c.distinct {

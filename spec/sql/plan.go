@@ -99,6 +99,9 @@ type AggCall struct {
 	Type     types.Type
 	Nullable bool
 	Pos      int
+	// Desc marks mode() WITHIN GROUP (ORDER BY x DESC): among equally
+	// frequent values the largest, not the smallest.
+	Desc bool
 }
 
 // JoinKind is the kind of a Join.
