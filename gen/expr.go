@@ -673,7 +673,8 @@ func (c *exprCompiler) in(b *block, e *sql.In) val {
 	x := b.bind(c.compile(b, e.X))
 	v, ok := b.fn.tmp("v"), b.fn.tmp("ok")
 	b.add(jen.Var().Id(v).Bool())
-	b.add(jen.Id(ok).Op(":=").True())
+	// A consumer of an IN the checker types as never NULL may ignore ok.
+	b.add(jen.Id(ok).Op(":=").True(), jen.Id("_").Op("=").Id(ok))
 	sawNull := b.fn.tmp("null")
 	b.add(jen.Id(sawNull).Op(":=").False())
 	var chain []jen.Code
