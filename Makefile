@@ -2,7 +2,7 @@
 #   make build   pipegen into ./bin
 #   make test    every test (needs the DuckDB checker: npm ci --prefix runtime/delta/testdata/duckdb)
 #   make bench   the bronze/silver/gold benchmark against DuckDB (needs ../shared/bench)
-#   make soak    long crash and update-sequence runs, by hand
+#   make soak    long crash, update-sequence and SQL fuzz runs, by hand
 
 GO      ?= go
 BIN     := bin
@@ -44,6 +44,7 @@ bench: build
 
 soak:
 	PIPEGEN_SOAK=1 $(GO) test -run 'Soak' -timeout 5h -v ./cmd/pipegen/
+	PIPEGEN_SOAK=1 $(GO) test -run 'TestFuzzSQL' -timeout 3h -v ./gen/
 
 clean:
 	rm -rf $(BIN)

@@ -50,6 +50,10 @@ func (c *exprCompiler) collection(b *block, e *sql.Call) (val, bool) {
 		return val{v: call("ArrayDistinct", arr.v.Clone()), ok: ok, t: e.Type}, true
 	case "array_join":
 		if !nullable {
+			if len(args) == 3 {
+				// No NULL element to replace.
+				b.add(jen.Id("_").Op("=").Add(args[2].v.Clone()))
+			}
 			return val{v: call("ArrayJoin", arr.v.Clone(), args[1].v.Clone()), ok: ok, t: e.Type}, true
 		}
 		repl, has := jen.Lit(""), jen.False()
@@ -191,6 +195,11 @@ func (c *exprCompiler) nestedCast(b *block, e *sql.Cast, x val) val {
 	case types.MapKind:
 		out, kv := b.fn.tmp("out"), b.fn.tmp("kv")
 		b.add(jen.Var().Id(out).Add(c.reg.baseType(to)))
+		if from.Key.Kind == types.VoidKind {
+			// MAP<VOID, ...> (map()) is empty: keys are never NULL.
+			b.add(jen.Id("_").Op("=").Add(x.v.Clone()))
+			return val{v: jen.Id(out), ok: cloneOK(x.ok), t: to}
+		}
 		kvVal := func(v *jen.Statement, t types.Type, nullable bool) val {
 			if nullable {
 				return val{v: v.Clone().Dot("V"), ok: v.Clone().Dot("Valid"), t: t, whole: v}

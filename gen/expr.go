@@ -200,6 +200,11 @@ func (c *exprCompiler) compile(b *block, e sql.Expr) val {
 		if isSimple(x.v) && (x.ok != nil && len(b.stmts) > 0 || len(b.stmts) > before) {
 			// The value may be a local computed only for its validity.
 			b.add(jen.Id("_").Op("=").Add(x.v.Clone()))
+		} else if len(b.stmts) > before {
+			// The value's locals may be computed only for it: a func
+			// literal that is never called uses them without evaluating
+			// the value (which may not be valid to evaluate).
+			b.add(jen.Id("_").Op("=").Func().Params().Any().Block(jen.Return(x.v.Clone())))
 		}
 		switch {
 		case x.ok == nil:
@@ -393,6 +398,15 @@ func (c *exprCompiler) binary(b *block, e *sql.Binary) val {
 	switch e.Op {
 	case sql.And, sql.Or:
 		return c.logic(b, e)
+	case sql.Concat:
+		if e.Type.Kind != types.StringKind {
+			// a || b of two ARRAYs or two BINARY values (the checker
+			// cast them to one type): the elements or bytes of a, then b's.
+			l := b.bind(c.compile(b, e.L))
+			r := b.bind(c.compile(b, e.R))
+			joined := jen.Qual(pkgSQLFn, "Flatten").Call(jen.Index().Add(c.reg.baseType(e.Type)).Values(l.v.Clone(), r.v.Clone()))
+			return val{v: joined, ok: okAnd(l, r), t: e.Type}
+		}
 	}
 	l := b.bind(c.compile(b, e.L))
 	r := b.bind(c.compile(b, e.R))
@@ -648,6 +662,8 @@ func (c *exprCompiler) caseExpr(b *block, e *sql.Case) val {
 		tail = append(cb.stmts, ifs)
 	}
 	b.add(tail...)
+	// A consumer of a CASE the checker types as never NULL may ignore ok.
+	b.add(jen.Id("_").Op("=").Id(ok))
 	return val{v: jen.Id(v), ok: jen.Id(ok), t: e.Type}
 }
 
@@ -657,7 +673,8 @@ func (c *exprCompiler) in(b *block, e *sql.In) val {
 	x := b.bind(c.compile(b, e.X))
 	v, ok := b.fn.tmp("v"), b.fn.tmp("ok")
 	b.add(jen.Var().Id(v).Bool())
-	b.add(jen.Id(ok).Op(":=").True())
+	// A consumer of an IN the checker types as never NULL may ignore ok.
+	b.add(jen.Id(ok).Op(":=").True(), jen.Id("_").Op("=").Id(ok))
 	sawNull := b.fn.tmp("null")
 	b.add(jen.Id(sawNull).Op(":=").False())
 	var chain []jen.Code
