@@ -751,16 +751,25 @@ func (p *parser) parseGroupBy() *groupBy {
 	if t := p.peek(); !grouping && t.is("GROUPING") && p.peekAt(1).is("SETS") {
 		plain := len(g.exprs)
 		sets := p.parseGroupingItem(g, &grouping)
+		// An ordinal names a SELECT item, which only the checker resolves:
+		// an ordinal in a set, or a set item when the list has ordinals,
+		// stays an expression of its own.
+		exprs := g.exprs[:plain:plain]
+		ordinals := slices.ContainsFunc(exprs, func(e astExpr) bool { _, ok := ordinal(e); return ok })
 		for _, set := range sets {
 			for k, i := range set {
-				j := slices.IndexFunc(g.exprs[:plain], func(e astExpr) bool { return exprSQL(e) == exprSQL(g.exprs[i]) })
+				j := slices.IndexFunc(exprs, func(e astExpr) bool { return exprSQL(e) == exprSQL(g.exprs[i]) })
 				if j < 0 {
-					p.fail(t, "GROUPING SETS after GROUP BY "+exprSQL(g.exprs[0])+", ... may only name GROUP BY expressions, not "+exprSQL(g.exprs[i])+" (add it to the GROUP BY list)")
+					if _, ok := ordinal(g.exprs[i]); !ok && !ordinals {
+						p.fail(t, "GROUPING SETS after GROUP BY "+exprSQL(g.exprs[0])+", ... may only name GROUP BY expressions, not "+exprSQL(g.exprs[i])+" (add it to the GROUP BY list)")
+					}
+					j = len(exprs)
+					exprs = append(exprs, g.exprs[i])
 				}
 				set[k] = j
 			}
 		}
-		g.exprs = g.exprs[:plain]
+		g.exprs = exprs
 		product = sets
 	}
 	// MySQL's GROUP BY a, b WITH ROLLUP (or WITH CUBE), which Spark accepts
