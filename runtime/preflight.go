@@ -105,23 +105,10 @@ func (u *update) checkTableSources() []string {
 }
 
 // readsAs reports whether values of a table column of type have can be read
-// as type want without loss: the same type (nullability aside), a wider
-// integer, DOUBLE for FLOAT, or a DECIMAL with at least as many digits on
-// both sides of the point (Delta's type widening).
+// as type want without loss: the same type (nullability aside) or one of
+// Delta's type widenings (types.Widens), which the Parquet reader converts.
 func readsAs(have, want types.Type) bool {
-	if have.EqualIgnoringNullability(want) {
-		return true
-	}
-	rank := map[types.Kind]int{types.ByteKind: 1, types.ShortKind: 2, types.IntKind: 3, types.LongKind: 4}
-	switch {
-	case rank[have.Kind] > 0 && rank[want.Kind] > 0:
-		return rank[have.Kind] <= rank[want.Kind]
-	case have.Kind == types.FloatKind && want.Kind == types.DoubleKind:
-		return true
-	case have.Kind == types.DecimalKind && want.Kind == types.DecimalKind:
-		return want.Scale >= have.Scale && want.Precision-want.Scale >= have.Precision-have.Scale
-	}
-	return false
+	return have.EqualIgnoringNullability(want) || types.Widens(have, want)
 }
 
 // nearestTable returns the name (catalog.schema.table) of the table of the

@@ -299,6 +299,9 @@ func (st *state) snapshot(table string, version int64) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", table, err)
 	}
+	if err := checkTypeChanges(table, st.metadata.SchemaString); err != nil {
+		return nil, err
+	}
 	txns := make(map[string]int64, len(st.txns))
 	for k, v := range st.txns {
 		txns[k] = v

@@ -36,8 +36,10 @@ func ChangeDataFeedEnabled(conf map[string]string) bool {
 // Table features pipegen writes (protocol, "Table Features"). A table
 // whose schema has a TIMESTAMP_NTZ column needs reader version 3 and
 // writer version 7 with the timestampNtz feature in readerFeatures and
-// writerFeatures; at writer version 7 every other writer feature the table
-// uses is listed as well (changeDataFeed, appendOnly), and none it does not
+// writerFeatures, and so does one with type widening (typeWidening: the
+// table property delta.enableTypeWidening, or delta.typeChanges in its
+// schema); at writer version 7 every other writer feature the table uses
+// is listed as well (changeDataFeed, appendOnly), and none it does not
 // use, as Spark does. Without them, the legacy versions: writer 4 with the
 // change data feed, else 2.
 const (
@@ -50,13 +52,13 @@ const (
 // pipegen can write: those it implements, and those whose use it checks
 // and refuses (checkWritable) when a table uses them.
 var writableWriterFeatures = map[string]bool{
-	FeatureTimestampNTZ: true, FeatureChangeDataFeed: true, FeatureAppendOnly: true,
+	FeatureTimestampNTZ: true, FeatureChangeDataFeed: true, FeatureAppendOnly: true, FeatureTypeWidening: true,
 	"invariants": true, "checkConstraints": true, "generatedColumns": true, "identityColumns": true,
 }
 
 // writableReaderFeatures are the reader features of a version 3 table
 // pipegen can write.
-var writableReaderFeatures = map[string]bool{FeatureTimestampNTZ: true}
+var writableReaderFeatures = map[string]bool{FeatureTimestampNTZ: true, FeatureTypeWidening: true}
 
 // requiredProtocol returns the protocol a table with metadata m needs:
 // see the constants above.
@@ -66,19 +68,31 @@ func requiredProtocol(m Metadata) (Protocol, error) {
 		return Protocol{}, err
 	}
 	cdf := ChangeDataFeedEnabled(m.Configuration)
-	if !schemaUses(s, types.TimestampNTZKind) {
+	ntz := schemaUses(s, types.TimestampNTZKind)
+	widening := TypeWideningEnabled(m.Configuration) || strings.Contains(m.SchemaString, `"`+TypeChangesKey+`"`)
+	if !ntz && !widening {
 		if cdf {
 			return Protocol{MinReaderVersion: 1, MinWriterVersion: 4}, nil
 		}
 		return Protocol{MinReaderVersion: 1, MinWriterVersion: 2}, nil
 	}
-	p := Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{FeatureTimestampNTZ}, WriterFeatures: []string{FeatureTimestampNTZ}}
+	p := Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{}, WriterFeatures: []string{}}
+	for _, f := range []struct {
+		name string
+		on   bool
+	}{{FeatureTimestampNTZ, ntz}, {FeatureTypeWidening, widening}} {
+		if f.on {
+			p.ReaderFeatures = append(p.ReaderFeatures, f.name)
+			p.WriterFeatures = append(p.WriterFeatures, f.name)
+		}
+	}
 	if strings.EqualFold(m.Configuration["delta.appendOnly"], "true") {
 		p.WriterFeatures = append(p.WriterFeatures, FeatureAppendOnly)
 	}
 	if cdf {
 		p.WriterFeatures = append(p.WriterFeatures, FeatureChangeDataFeed)
 	}
+	sort.Strings(p.ReaderFeatures)
 	sort.Strings(p.WriterFeatures)
 	return p, nil
 }
@@ -151,7 +165,7 @@ func schemaUses(s types.Schema, k types.Kind) bool {
 // cannot write, by protocol name, sorted: writer features outside
 // writableWriterFeatures, reader features outside writableReaderFeatures
 // (deletionVectors, columnMapping, v2Checkpoint,
-// domainMetadata, rowTracking, typeWidening, ...), and, for tables
+// domainMetadata, rowTracking, ...), and, for tables
 // without feature lists, column mapping (reader version 2, writer
 // versions 5 and 6, or delta.columnMapping.mode) and deletion vectors
 // enabled by delta.enableDeletionVectors.

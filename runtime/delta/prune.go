@@ -308,6 +308,12 @@ func (c pruneCol) statValue(raw json.RawMessage, upper bool) (any, bool) {
 		layouts := []string{time.RFC3339Nano}
 		if c.t.Kind == types.TimestampNTZKind {
 			layouts = []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"}
+			// A file written while the column was a DATE (type widening
+			// DATE → TIMESTAMP_NTZ) holds date statistics: its values
+			// read as midnight, exactly.
+			if tm, err := time.Parse("2006-01-02", s); err == nil {
+				return int64(types.TimestampOf(tm)), true
+			}
 		}
 		for _, l := range layouts {
 			if tm, err := time.Parse(l, s); err == nil {

@@ -18,25 +18,45 @@ import (
 // {"type":"map","keyType":..,"valueType":..,"valueContainsNull":..}. A field
 // comment goes into the field metadata as {"comment": ...}, as Spark does.
 func SchemaString(s types.Schema) string {
+	return SchemaStringWithTypeChanges(s, nil)
+}
+
+// SchemaStringWithTypeChanges is SchemaString with the type change
+// history of fields (protocol, "Type Change Metadata") in their metadata
+// as "delta.typeChanges": changes maps a field's path (see TypeChanges) to
+// its changes, oldest first. Paths s does not have are left out.
+func SchemaStringWithTypeChanges(s types.Schema, changes map[string][]TypeChange) string {
 	var b bytes.Buffer
-	writeStruct(&b, s)
+	writeStruct(&b, s, "", changes)
 	return b.String()
 }
 
-func writeStruct(b *bytes.Buffer, fields []types.Field) {
+func writeStruct(b *bytes.Buffer, fields []types.Field, path string, changes map[string][]TypeChange) {
 	b.WriteString(`{"type":"struct","fields":[`)
 	for i, f := range fields {
 		if i > 0 {
 			b.WriteByte(',')
 		}
+		p := f.Name
+		if path != "" {
+			p = path + "." + f.Name
+		}
 		b.WriteString(`{"name":`)
 		writeJSONString(b, f.Name)
 		b.WriteString(`,"type":`)
-		writeType(b, f.Type)
+		writeType(b, f.Type, p, changes)
 		fmt.Fprintf(b, `,"nullable":%t,"metadata":{`, f.Nullable)
 		if f.Comment != "" {
 			b.WriteString(`"comment":`)
 			writeJSONString(b, f.Comment)
+		}
+		if tc := changes[p]; len(tc) > 0 {
+			if f.Comment != "" {
+				b.WriteByte(',')
+			}
+			j, _ := json.Marshal(tc)
+			b.WriteString(`"` + TypeChangesKey + `":`)
+			b.Write(j)
 		}
 		b.WriteString("}}")
 	}
@@ -69,25 +89,39 @@ var primitiveNames = map[types.Kind]string{
 	types.YearMonthIntervalKind: "interval year to month",
 }
 
-func writeType(b *bytes.Buffer, t types.Type) {
+// writeType writes t, the type of the field (or element, key, value) at
+// path.
+func writeType(b *bytes.Buffer, t types.Type, path string, changes map[string][]TypeChange) {
 	switch t.Kind {
 	case types.DecimalKind:
 		fmt.Fprintf(b, `"decimal(%d,%d)"`, t.Precision, t.Scale)
 	case types.ArrayKind:
 		b.WriteString(`{"type":"array","elementType":`)
-		writeType(b, *t.Elem)
+		writeType(b, *t.Elem, path+".element", changes)
 		fmt.Fprintf(b, `,"containsNull":%t}`, t.ContainsNull)
 	case types.MapKind:
 		b.WriteString(`{"type":"map","keyType":`)
-		writeType(b, *t.Key)
+		writeType(b, *t.Key, path+".key", changes)
 		b.WriteString(`,"valueType":`)
-		writeType(b, *t.Value)
+		writeType(b, *t.Value, path+".value", changes)
 		fmt.Fprintf(b, `,"valueContainsNull":%t}`, t.ValueContainsNull)
 	case types.StructKind:
-		writeStruct(b, t.Fields)
+		writeStruct(b, t.Fields, path, changes)
 	default:
 		b.WriteString(strconv.Quote(primitiveNames[t.Kind]))
 	}
+}
+
+// TypeName is t's name in Delta's schema JSON ("integer", "long",
+// "decimal(12,2)"), for primitive types; nested types give their JSON.
+func TypeName(t types.Type) string {
+	var b bytes.Buffer
+	writeType(&b, t, "", nil)
+	var name string
+	if json.Unmarshal(b.Bytes(), &name) == nil {
+		return name
+	}
+	return b.String()
 }
 
 // jsonType is the union of Delta's JSON type forms.
