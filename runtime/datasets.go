@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -77,17 +78,19 @@ func (u *update) reconcileDatasets() error {
 // CheckSchemaChange says how a table whose schema was have takes rows of
 // schema want without a full refresh, by the rules updates apply
 // (columns matched by name, case-insensitively, as Spark does): it returns
-// the columns added (old rows read them as NULL), or an error naming the
-// table and saying that `--full-refresh TABLE` is needed (a column changed
-// type, a NOT NULL column is no longer produced). A materialized view is
-// replaced whole and never needs this.
-func CheckSchemaChange(table string, have, want types.Schema) (added []string, err error) {
-	out, _, err := evolve(table, have, want)
+// the columns added (old rows read them as NULL) and the columns whose
+// type widens (Delta's type widening, types.Widens: a metaData action,
+// old files read converted), or an error naming the table and saying that
+// `--full-refresh TABLE` is needed (a column changed type otherwise, a NOT
+// NULL column is no longer produced). A materialized view is replaced
+// whole and never needs this.
+func CheckSchemaChange(table string, have, want types.Schema) (added []string, widened []delta.Widening, err error) {
+	out, widened, _, err := evolve(table, have, want)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, f := range out[len(have):] {
 		added = append(added, f.Name)
 	}
-	return added, nil
+	return added, widened, nil
 }

@@ -312,11 +312,15 @@ func (h *tableHandle) metadataFor(d *tableDesc, schema types.Schema, id string, 
 // evolve returns the schema the table must have to take rows of want, or
 // an error telling the user a full refresh is needed. Columns are matched
 // by name, case-insensitively as Spark does: existing columns keep their
-// place and type; new columns are appended (nullable: old rows read them
-// as NULL); columns the query no longer produces stay and must be nullable.
-func evolve(table string, have, want types.Schema) (types.Schema, bool, error) {
-	out := append(types.Schema(nil), have...)
-	changed := false
+// place; new columns are appended (nullable: old rows read them as NULL);
+// columns the query no longer produces stay and must be nullable. A
+// top-level column whose type widens as Delta's type widening allows
+// (types.Widens: INT → BIGINT, FLOAT → DOUBLE, DECIMAL precision up, ...)
+// takes the wider type, listed in widened (the table then needs the
+// typeWidening feature; old files are read converted); any other type
+// change needs a full refresh.
+func evolve(table string, have, want types.Schema) (out types.Schema, widened []delta.Widening, changed bool, err error) {
+	out = append(types.Schema(nil), have...)
 	for _, f := range want {
 		i := have.Index(f.Name)
 		if i < 0 {
@@ -327,8 +331,13 @@ func evolve(table string, have, want types.Schema) (types.Schema, bool, error) {
 			continue
 		}
 		if !have[i].Type.EqualIgnoringNullability(f.Type) {
-			return nil, false, fmt.Errorf("table %s: column %s changed type from %s to %s; the existing rows cannot be kept: "+
-				"a full refresh is required: run with --full-refresh %s", table, f.Name, have[i].Type, f.Type, table)
+			if !types.Widens(have[i].Type, f.Type) {
+				return nil, nil, false, fmt.Errorf("table %s: column %s changed type from %s to %s, which is not a change Delta's type widening allows; the existing rows cannot be kept: "+
+					"a full refresh is required: run with --full-refresh %s", table, f.Name, have[i].Type, f.Type, table)
+			}
+			out[i].Type = f.Type
+			widened = append(widened, delta.Widening{Column: have[i].Name, From: have[i].Type, To: f.Type})
+			changed = true
 		}
 		if f.Nullable && !have[i].Nullable {
 			out[i].Nullable = true
@@ -337,11 +346,11 @@ func evolve(table string, have, want types.Schema) (types.Schema, bool, error) {
 	}
 	for _, f := range have {
 		if want.Index(f.Name) < 0 && !f.Nullable {
-			return nil, false, fmt.Errorf("table %s: NOT NULL column %s is no longer produced; a full refresh is required: run with --full-refresh %s",
+			return nil, nil, false, fmt.Errorf("table %s: NOT NULL column %s is no longer produced; a full refresh is required: run with --full-refresh %s",
 				table, f.Name, table)
 		}
 	}
-	return out, changed, nil
+	return out, widened, changed, nil
 }
 
 // checkSchema reports whether rows of d's schema and partitioning can be
@@ -357,7 +366,7 @@ func (h *tableHandle) checkSchema(d *tableDesc) error {
 	if err := checkPartitioning(h.name, s.Metadata.PartitionColumns, d.partitionBy); err != nil {
 		return err
 	}
-	_, _, err = evolve(h.name, s.Schema, d.columns)
+	_, _, _, err = evolve(h.name, s.Schema, d.columns)
 	return err
 }
 
@@ -431,7 +440,7 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 					return err
 				}
 			}
-			schema, changed, err := evolve(h.name, s.Schema, d.columns)
+			schema, widened, changed, err := evolve(h.name, s.Schema, d.columns)
 			if err != nil {
 				return err
 			}
@@ -445,8 +454,24 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 			if opts.Metadata, err = h.metadataFor(d, schema, s.Metadata.ID, created); err != nil {
 				return err
 			}
+			// The type change history is kept (protocol: writers preserve
+			// delta.typeChanges), and so is the property enabling it.
+			if opts.Metadata.SchemaString, err = delta.WidenedSchemaString(s.Metadata.SchemaString, schema, widened); err != nil {
+				return fmt.Errorf("table %s: %w", h.name, err)
+			}
 			opts.Operation = "ADD COLUMNS"
 			opts.OperationParameters = map[string]any{}
+			if len(widened) > 0 || delta.TypeWideningEnabled(s.Metadata.Configuration) {
+				opts.Metadata.Configuration[delta.TypeWideningProperty] = "true"
+			}
+			if len(widened) > 0 {
+				opts.Operation = "CHANGE COLUMN"
+				changes := make([]map[string]any, len(widened))
+				for i, w := range widened {
+					changes[i] = map[string]any{"column": w.Column, "fromType": delta.TypeName(w.From), "toType": delta.TypeName(w.To)}
+				}
+				opts.OperationParameters = map[string]any{"typeChanges": changes}
+			}
 		}
 		_, err = delta.Append(h.path, s, nil, opts)
 		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {

@@ -15,7 +15,7 @@ func TestEvolve(t *testing.T) {
 		{Name: "name", Type: types.StringType, Nullable: true},
 	}
 	// A new column is appended as nullable; an existing column keeps its place.
-	got, changed, err := evolve("t", have, types.Schema{
+	got, _, changed, err := evolve("t", have, types.Schema{
 		{Name: "ID", Type: types.LongType},
 		{Name: "city", Type: types.StringType},
 		{Name: "name", Type: types.StringType, Nullable: true},
@@ -26,8 +26,19 @@ func TestEvolve(t *testing.T) {
 	if got.String() != "id BIGINT NOT NULL, name STRING, city STRING" {
 		t.Errorf("evolved schema %s", got)
 	}
-	if _, changed, err := evolve("t", have, have); err != nil || changed {
+	if _, _, changed, err := evolve("t", have, have); err != nil || changed {
 		t.Errorf("same schema: changed %v, %v", changed, err)
+	}
+	// A widening takes the wider type, in place, and is listed.
+	got, widened, changed, err := evolve("t", have, types.Schema{
+		{Name: "id", Type: types.DecimalOf(20, 0)},
+		{Name: "name", Type: types.StringType, Nullable: true},
+	})
+	if err != nil || !changed || len(widened) != 1 || widened[0].Column != "id" || widened[0].To.String() != "DECIMAL(20,0)" {
+		t.Fatalf("evolve BIGINT → DECIMAL(20,0): %v, changed %v, widened %+v", err, changed, widened)
+	}
+	if got.String() != "id DECIMAL(20,0) NOT NULL, name STRING" {
+		t.Errorf("widened schema %s", got)
 	}
 	for _, tc := range []struct {
 		want types.Schema
@@ -37,8 +48,10 @@ func TestEvolve(t *testing.T) {
 			"column id changed type from BIGINT to STRING"},
 		{types.Schema{{Name: "name", Type: types.StringType, Nullable: true}},
 			"NOT NULL column id is no longer produced"},
+		{types.Schema{{Name: "id", Type: types.IntType}, {Name: "name", Type: types.StringType, Nullable: true}},
+			"column id changed type from BIGINT to INT, which is not a change Delta's type widening allows"},
 	} {
-		_, _, err := evolve("t", have, tc.want)
+		_, _, _, err := evolve("t", have, tc.want)
 		if err == nil || !strings.Contains(err.Error(), tc.msg) || !strings.Contains(err.Error(), "--full-refresh t") {
 			t.Errorf("evolve to %s: %v, want %q and the full refresh instruction", tc.want, err, tc.msg)
 		}

@@ -202,11 +202,16 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		}
 	}
 	if new.Kind == spec.StreamingTable {
-		added, err := prt.CheckSchemaChange(new.Name, old.Schema(), new.Schema())
+		added, widened, err := prt.CheckSchemaChange(new.Name, old.Schema(), new.Schema())
 		if err != nil {
 			needs(err.Error())
-		} else if len(added) > 0 {
-			notes(fmt.Sprintf("adds column(s) %s: the table's schema evolves, existing rows read NULL", strings.Join(added, ", ")))
+		} else {
+			if len(added) > 0 {
+				notes(fmt.Sprintf("adds column(s) %s: the table's schema evolves, existing rows read NULL", strings.Join(added, ", ")))
+			}
+			for _, w := range widened {
+				notes(fmt.Sprintf("widens column %s from %s to %s: Delta type widening (a metaData change, no rewrite; existing rows read converted)", w.Column, w.From, w.To))
+			}
 		}
 	}
 	oldFlows := map[string]*spec.Flow{}

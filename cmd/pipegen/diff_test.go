@@ -56,11 +56,21 @@ func TestCompareSpecs(t *testing.T) {
 	}
 	changed := loadSpec(t, strings.Replace(diffChain, "schema: id BIGINT, v INT", "schema: id BIGINT, v STRING", 1))
 	got := summary(CompareSpecs(old, changed))
-	want := "a changed true: table a: column v changed type from INT to STRING; the existing rows cannot be kept: a full refresh is required: run with --full-refresh a\n" +
-		"b changed true: table b: column v changed type from INT to STRING; the existing rows cannot be kept: a full refresh is required: run with --full-refresh b\n" +
+	want := "a changed true: table a: column v changed type from INT to STRING, which is not a change Delta's type widening allows; the existing rows cannot be kept: a full refresh is required: run with --full-refresh a\n" +
+		"b changed true: table b: column v changed type from INT to STRING, which is not a change Delta's type widening allows; the existing rows cannot be kept: a full refresh is required: run with --full-refresh b\n" +
 		"c affected false: reads b, which changes\n"
 	if got != want {
 		t.Errorf("type change:\n%s\nwant\n%s", got, want)
+	}
+	// A widening (INT to BIGINT) is Delta type widening, no full refresh,
+	// for a and for b, which streams from a.
+	widened := loadSpec(t, strings.Replace(diffChain, "schema: id BIGINT, v INT", "schema: id BIGINT, v BIGINT", 1))
+	got = summary(CompareSpecs(old, widened))
+	want = "a changed false: widens column v from INT to BIGINT: Delta type widening (a metaData change, no rewrite; existing rows read converted)\n" +
+		"b changed false: widens column v from INT to BIGINT: Delta type widening (a metaData change, no rewrite; existing rows read converted)\n" +
+		"c affected false: reads b, which changes\n"
+	if got != want {
+		t.Errorf("widened column:\n%s\nwant\n%s", got, want)
 	}
 	// A new column only evolves a; b does not read it.
 	added := loadSpec(t, strings.NewReplacer("schema: id BIGINT, v INT", "schema: id BIGINT, v INT, w INT",
