@@ -49,10 +49,13 @@ func newNestedFields(file, want types.Type, path string) []NewParquetField {
 
 // checkParquetColumns applies schema_evolution fail_on_new_columns to a
 // Parquet file: a column or struct field of the file that want does not
-// declare fails the file, naming it and its type; under add_new_columns
-// top-level columns the schema lacks give a *source.NewColumnsError with
-// their file types (new struct fields are not read). Other modes read the
-// declared columns only (the Parquet reader ignores extra ones).
+// declare fails the file, naming it and its type, and so does a top-level
+// column whose file type is wider than the declared one (types.Widens:
+// INT64 data for an INT column); under add_new_columns top-level columns
+// the schema lacks, and top-level columns of a wider type, give a
+// *source.NewColumnsError with their file types (new struct fields are
+// not read). Other modes read the declared columns only (the Parquet
+// reader ignores extra ones, and rescues values that do not fit).
 func checkParquetColumns(f source.FileInfo, ra io.ReaderAt, want types.Schema, mode source.NewColumns) error {
 	if mode != source.FailOnNewColumns && mode != source.AddNewColumns {
 		return nil
@@ -61,20 +64,29 @@ func checkParquetColumns(f source.FileInfo, ra io.ReaderAt, want types.Schema, m
 	if err != nil {
 		return err
 	}
-	if mode == source.AddNewColumns {
-		var cols []types.Field
-		for _, c := range fs {
-			if want.Index(c.Name) < 0 {
-				cols = append(cols, c)
-			}
+	var cols, widened []types.Field
+	for _, c := range fs {
+		i := want.Index(c.Name)
+		switch {
+		case i < 0:
+			cols = append(cols, c)
+		case types.Widens(want[i].Type, c.Type):
+			widened = append(widened, types.Field{Name: want[i].Name, Type: c.Type, Nullable: true})
 		}
-		if len(cols) > 0 {
-			return &source.NewColumnsError{File: f.LocalPath, Columns: cols}
+	}
+	if mode == source.AddNewColumns {
+		if len(cols) > 0 || len(widened) > 0 {
+			return &source.NewColumnsError{File: f.LocalPath, Columns: cols, Widened: widened}
 		}
 		return nil
 	}
 	if nf := newParquetFields(fs, want, ""); len(nf) > 0 {
 		return fmt.Errorf("read %s: column %q (%s) is not in the source's schema (schema_evolution: fail_on_new_columns): add it to the schema (pipegen infer --write prints the new one) and run again", f.LocalPath, nf[0].Path, nf[0].Type)
+	}
+	if len(widened) > 0 {
+		w := widened[0]
+		return fmt.Errorf("read %s: column %q is %s in the file, wider than the source's schema declares (%s) (schema_evolution: fail_on_new_columns): declare %s %s, or use schema_evolution: add_new_columns, and run again",
+			f.LocalPath, w.Name, w.Type, want[want.Index(w.Name)].Type, types.QuoteIdent(w.Name), w.Type)
 	}
 	return nil
 }

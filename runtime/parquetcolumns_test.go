@@ -38,8 +38,22 @@ func TestCheckParquetColumns(t *testing.T) {
 		ne.Columns[1].Name != "timestamp_col" || !ne.Columns[1].Type.Equal(types.TimestampType) {
 		t.Errorf("add_new_columns: %v, want string_col (BINARY: the file does not annotate it as a string) and timestamp_col (TIMESTAMP)", err)
 	}
+	// A column declared narrower than the file holds it (bigint_col as
+	// INT, double_col as FLOAT) is a widening under add_new_columns, and
+	// fails fail_on_new_columns.
+	narrow := append(types.Schema(nil), all...)
+	narrow[5].Type, narrow[7].Type = types.IntType, types.FloatType
+	if err := checkParquetColumns(fi, f, narrow, source.AddNewColumns); !errors.As(err, &ne) || len(ne.Columns) != 0 ||
+		len(ne.Widened) != 2 || ne.Widened[0].Name != "bigint_col" || !ne.Widened[0].Type.Equal(types.LongType) ||
+		ne.Widened[1].Name != "double_col" || !ne.Widened[1].Type.Equal(types.DoubleType) {
+		t.Errorf("add_new_columns, narrower declarations: %v, want bigint_col BIGINT and double_col DOUBLE widened", err)
+	}
+	err = checkParquetColumns(fi, f, narrow, source.FailOnNewColumns)
+	if err == nil || !strings.Contains(err.Error(), `column "bigint_col" is BIGINT in the file, wider than the source's schema declares (INT) (schema_evolution: fail_on_new_columns): declare bigint_col BIGINT`) {
+		t.Errorf("fail_on_new_columns, narrower declaration: %v", err)
+	}
 	for _, mode := range []source.NewColumns{source.RescueNewColumns, source.IgnoreNewColumns} {
-		if err := checkParquetColumns(fi, f, all[:1], mode); err != nil {
+		if err := checkParquetColumns(fi, f, narrow[:1], mode); err != nil {
 			t.Errorf("mode %d: %v", mode, err)
 		}
 	}

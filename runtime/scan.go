@@ -132,8 +132,8 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		}
 		return nil
 	})
-	if err == nil && len(added.cols) > 0 {
-		return ctx.u.recordSchemaChange(ctx.flow, s.Name, added.cols)
+	if err == nil && (len(added.cols) > 0 || len(added.widened) > 0) {
+		return ctx.u.recordSchemaChange(ctx.flow, s.Name, added.cols, added.widened)
 	}
 	return err
 }

@@ -36,8 +36,9 @@ type Options struct {
 	// add_new_columns file source's files gained, as recorded by the
 	// pipeline's program (its schema log: runtime.ReadSchemaLog), as a DDL
 	// schema; they are appended to the declared schema, nullable, so the
-	// program built next reads them. found is false when none are
-	// recorded.
+	// program built next reads them, and a declared column it names with
+	// a type the declared one widens to (types.Widens) takes that type.
+	// found is false when none are recorded.
 	SchemaLog func(pipeline, source string) (ddl string, found bool, err error)
 }
 

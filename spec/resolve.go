@@ -601,7 +601,8 @@ func (r *resolver) addDataset(d *DatasetDecl) {
 
 // addLoggedColumns appends the columns the pipeline's schema log holds for
 // an add_new_columns source to its declared schema (Options.SchemaLog), the
-// ones the declaration lacks (names compared ignoring case).
+// ones the declaration lacks (names compared ignoring case), and gives a
+// declared column the wider type the log records for it.
 func (r *resolver) addLoggedColumns(s *Source, d *SourceDecl, rl *rel) {
 	if r.opts.SchemaLog == nil {
 		return
@@ -622,9 +623,15 @@ func (r *resolver) addLoggedColumns(s *Source, d *SourceDecl, rl *rel) {
 		return
 	}
 	for _, c := range logged {
-		if s.Schema.Index(c.Name) < 0 {
+		i := s.Schema.Index(c.Name)
+		switch {
+		case i < 0:
 			c.Nullable = true
 			s.Schema = append(s.Schema, c)
+		case types.Widens(s.Schema[i].Type, c.Type):
+			// A widening the program recorded (Delta's type widening);
+			// a declaration already as wide, or changed since, stays.
+			s.Schema[i].Type = c.Type
 		}
 	}
 }

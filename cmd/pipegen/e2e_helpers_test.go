@@ -67,8 +67,10 @@ var testBuildCache = sync.OnceValue(func() string {
 	return dir
 })
 
-// scriptSetup passes the Go caches, the shared build cache and the
-// examples folder ($EXAMPLES) to every script.
+// scriptSetup passes the Go caches, the shared build cache, the examples
+// folder ($EXAMPLES), the engine-written Delta tables ($DELTA_TABLES) and
+// Apache parquet-testing's files ($PARQUET_TESTING, see their SOURCE.md)
+// to every script.
 func scriptSetup(env *testscript.Env) error {
 	goenv, err := goEnvOnce()
 	if err != nil {
@@ -93,6 +95,11 @@ func scriptSetup(env *testscript.Env) error {
 		return err
 	}
 	env.Setenv("DELTA_TABLES", tables)
+	parquetTesting, err := filepath.Abs(filepath.Join("..", "..", "runtime", "parquetio", "testdata", "parquet_testing"))
+	if err != nil {
+		return err
+	}
+	env.Setenv("PARQUET_TESTING", parquetTesting)
 	return nil
 }
 

@@ -658,9 +658,13 @@ func (d *CSVDecoder) integer(col int, lo, hi int64, typ string) (int64, bool) {
 	if f == nil {
 		return 0, false
 	}
-	v, ok := parseInt(d.unquote(f), lo, hi)
+	t := d.unquote(f)
+	v, ok := parseInt(t, lo, hi)
 	if !ok {
-		d.mismatch(col, f, typ)
+		line, lineNo, off := d.physicalLine(f.off)
+		if !d.integerOverflow(d.columns[col], typ, t, line, lineNo, off) {
+			d.mismatch(col, f, typ)
+		}
 	}
 	return v, ok
 }

@@ -544,7 +544,7 @@ func (d *JSONDecoder) integer(lo, hi int64, typ string) (int64, bool) {
 		}
 		d.pos = j
 		if v < lo || v > hi {
-			d.mismatch(start, typ)
+			d.overflow(start, typ)
 			return 0, false
 		}
 		return v, true
@@ -559,9 +559,24 @@ func (d *JSONDecoder) integer(lo, hi int64, typ string) (int64, bool) {
 		if v, ok := parseInt(line[start:end], lo, hi); ok {
 			return v, true
 		}
+		d.overflow(start, typ)
+		return 0, false
 	}
 	d.mismatch(start, typ)
 	return 0, false
+}
+
+// overflow handles an integer token at start..pos out of typ's range: a
+// mismatch, and for a top-level column a widening under schema_evolution
+// add_new_columns, or the update's failure under fail_on_new_columns
+// (decoder.integerOverflow).
+func (d *JSONDecoder) overflow(start int, typ string) {
+	if d.depth == 1 && d.integerOverflow(string(d.colKey), typ, d.line[start:d.pos], d.orig, d.lineNo, d.origOff(start)) {
+		d.pending = false
+		d.pos = len(d.line)
+		return
+	}
+	d.mismatch(start, typ)
 }
 
 // Int8 reads a TINYINT value (see integer rules on Int64).

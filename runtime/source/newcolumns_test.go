@@ -51,3 +51,69 @@ func checkNewColumns(t *testing.T, err error, file string, names ...string) {
 		t.Errorf("new columns %v of %s, want %v of %s", got, ne.File, names, file)
 	}
 }
+
+// TestWidenedIntegers: under AddNewColumns an integer too large for its
+// top-level column's declared type is rescued and noted as a widening to
+// the narrowest type that holds the largest one met (INT → BIGINT, beyond
+// BIGINT DECIMAL(38,0)); one inside a struct, a fraction or a string is
+// only rescued. Under FailOnNewColumns it fails at its line and column;
+// under rescue (the default) it is rescued as before.
+func TestWidenedIntegers(t *testing.T) {
+	schema := schemaOf("id", types.IntType, "n", types.ShortType, "s", types.StructOf(types.Field{Name: "a", Type: types.IntType, Nullable: true}))
+	input := `{"id": 1, "n": 40000, "s": {"a": 3000000000}}
+{"id": 3000000000, "n": 2.5}
+{"id": "4000000000", "n": -1}
+`
+	rows, _, err := decodeJSON(t, schema, input, Options{NewColumns: AddNewColumns})
+	if len(rows) != 3 || !strings.Contains(rows[1], `"id":3000000000`) {
+		t.Errorf("rows %q: want 3, the large id rescued", rows)
+	}
+	checkWidened(t, err, "n SMALLINT→INT", "id INT→BIGINT")
+
+	_, _, err = decodeJSON(t, schemaOf("id", types.LongType), `{"id": 9223372036854775808}`+"\n", Options{NewColumns: AddNewColumns})
+	checkWidened(t, err, "id BIGINT→DECIMAL(38,0)")
+
+	_, _, err = decodeJSON(t, schema, input, Options{NewColumns: FailOnNewColumns})
+	if err == nil || !strings.Contains(err.Error(), "t.json:1:") || !strings.Contains(err.Error(), "value 40000 does not fit column n's type SMALLINT: it needs INT (schema_evolution: fail_on_new_columns)") {
+		t.Errorf("fail_on_new_columns: err = %v", err)
+	}
+	rows, _, err = decodeJSON(t, schema, input, Options{})
+	if err != nil || len(rows) != 3 || !strings.Contains(rows[1], `"id":3000000000`) {
+		t.Errorf("rescue: rows %q, err %v", rows, err)
+	}
+
+	copts := DefaultCSVOptions()
+	copts.NewColumns = AddNewColumns
+	d := NewCSVDecoder(strings.NewReader("id,name,score\n1,ann,1\n-3000000000,bob,2\n"), csvTestFile, columnNames(peopleSchema), copts)
+	if recs := csvRecords(d, peopleSchema); len(recs) != 2 {
+		t.Errorf("%d CSV records, want 2", len(recs))
+	}
+	checkWidened(t, d.Err(), "id INT→BIGINT")
+	copts.NewColumns = FailOnNewColumns
+	d = NewCSVDecoder(strings.NewReader("id,name,score\n1,ann,1\n-3000000000,bob,2\n"), csvTestFile, columnNames(peopleSchema), copts)
+	csvRecords(d, peopleSchema)
+	if err := d.Err(); err == nil || !strings.Contains(err.Error(), "t.csv:3:1") || !strings.Contains(err.Error(), "declare id BIGINT") {
+		t.Errorf("CSV fail_on_new_columns: err = %v", err)
+	}
+}
+
+func checkWidened(t *testing.T, err error, want ...string) {
+	t.Helper()
+	var ne *NewColumnsError
+	if !errors.As(err, &ne) {
+		t.Fatalf("Err() = %v, want a *NewColumnsError", err)
+	}
+	var got []string
+	for _, c := range ne.Widened {
+		got = append(got, c.Name+" "+c.Type.String())
+	}
+	var names []string
+	for _, w := range want {
+		name, types, _ := strings.Cut(w, " ")
+		_, to, _ := strings.Cut(types, "→")
+		names = append(names, name+" "+to)
+	}
+	if len(ne.Columns) != 0 || !slices.Equal(got, names) {
+		t.Errorf("widened %v (new %v), want %v", got, ne.Columns, names)
+	}
+}

@@ -67,7 +67,10 @@ const (
 	// field or a CSV header name. Decoding the file goes on; at its end Err
 	// returns a *NewColumnsError naming the columns noted, of type STRING
 	// (Auto Loader's type for JSON and CSV columns it does not infer).
-	// Fields of nested values are only rescued.
+	// Fields of nested values are only rescued. An integer of a
+	// top-level column too large for its declared type is rescued and
+	// noted as a widening of the column (the narrowest of SMALLINT, INT,
+	// BIGINT and DECIMAL(38,0) that holds it: types.IntegerTypeFor).
 	AddNewColumns
 )
 
@@ -78,14 +81,56 @@ const (
 type NewColumnsError struct {
 	File    string
 	Columns []types.Field
+	// Widened are declared columns whose values need a wider type, each
+	// with that type (Delta's type widening: types.Widens).
+	Widened []types.Field
 }
 
 func (e *NewColumnsError) Error() string {
-	names := make([]string, len(e.Columns))
-	for i, c := range e.Columns {
-		names[i] = c.Name + " " + c.Type.String()
+	var parts []string
+	for _, c := range e.Columns {
+		parts = append(parts, "new column "+c.Name+" "+c.Type.String())
 	}
-	return fmt.Sprintf("%s: new columns %s", e.File, strings.Join(names, ", "))
+	for _, c := range e.Widened {
+		parts = append(parts, "column "+c.Name+" needs "+c.Type.String())
+	}
+	return fmt.Sprintf("%s: %s", e.File, strings.Join(parts, ", "))
+}
+
+// integerTypes are the declared integer types by the names decoders use.
+var integerTypes = map[string]types.Type{"TINYINT": types.ByteType, "SMALLINT": types.ShortType, "INT": types.IntType, "BIGINT": types.LongType}
+
+// integerOverflow handles, for a top-level column declared as typ, an
+// integer literal (digits) out of the type's range: under AddNewColumns it
+// notes the type the column must widen to and returns false (the value is
+// rescued as a mismatch); under FailOnNewColumns it fails decoding at
+// (line, lineNo, off) naming the column, and returns true; otherwise, or
+// when no integer type holds the value, it returns false.
+func (d *decoder) integerOverflow(column, typ string, digits []byte, line []byte, lineNo, off int) bool {
+	mode := d.opts.NewColumns
+	if mode != AddNewColumns && mode != FailOnNewColumns {
+		return false
+	}
+	from := integerTypes[typ]
+	to, ok := types.IntegerTypeFor(from, string(digits))
+	if !ok {
+		return false
+	}
+	if mode == FailOnNewColumns {
+		d.fail(line, lineNo, off, column, fmt.Sprintf("value %s does not fit column %s's type %s: it needs %s (schema_evolution: fail_on_new_columns): declare %s %s, or use schema_evolution: add_new_columns, and run again",
+			truncate(digits, 64), column, from, to, types.QuoteIdent(column), to))
+		return true
+	}
+	for i, w := range d.widened {
+		if w.Name == column {
+			if types.Widens(w.Type, to) {
+				d.widened[i].Type = to
+			}
+			return false
+		}
+	}
+	d.widened = append(d.widened, types.Field{Name: column, Type: to, Nullable: true})
+	return false
 }
 
 // noteNewColumn notes a field name under AddNewColumns, once.
@@ -102,10 +147,10 @@ func (d *decoder) noteNewColumn(name string) {
 }
 
 // finalErr is the decoder's error, or at a clean end a *NewColumnsError
-// when new columns were noted.
+// when new columns or widenings were noted.
 func (d *decoder) finalErr() error {
-	if d.err == nil && len(d.newCols) > 0 {
-		return &NewColumnsError{File: localName(d.file), Columns: d.newCols}
+	if d.err == nil && (len(d.newCols) > 0 || len(d.widened) > 0) {
+		return &NewColumnsError{File: localName(d.file), Columns: d.newCols, Widened: d.widened}
 	}
 	return d.err
 }
@@ -276,8 +321,9 @@ type decoder struct {
 	bad      bool // the record is malformed or decoding failed: stop reading it
 	// malformed: the record is not valid JSON / CSV (rescued whole).
 	malformed bool
-	// newCols are the new columns noted under AddNewColumns.
-	newCols []types.Field
+	// newCols are the new columns noted under AddNewColumns, widened the
+	// declared columns whose values need a wider type.
+	newCols, widened []types.Field
 }
 
 func newDecoder(r io.Reader, file FileInfo, opts Options) decoder {
