@@ -24,9 +24,11 @@ func diffCommand() *cli.Command {
 		ArgsUsage: "OLD.yaml NEW.yaml",
 		Description: "Compares two versions of a pipeline spec, as a pull-request review would, and prints one\n" +
 			"line per table the change affects: new tables (created and backfilled), removed ones (left\n" +
-			"as they are), schema changes, changed queries, and the tables that need `--full-refresh`\n" +
-			"(a column type change, a NOT NULL column dropped, new partition columns, a flow's sources or\n" +
-			"AUTO CDC keys changed, a streaming read of a table that is itself fully refreshed).\n" +
+			"as they are), schema changes (added columns, and column types widened by Delta's type\n" +
+			"widening: INT to BIGINT, FLOAT to DOUBLE, DECIMAL precision up, ...), changed queries, and the\n" +
+			"tables that need `--full-refresh` (a column type change that is not a widening, a NOT NULL\n" +
+			"column dropped, new partition columns, a flow's sources or AUTO CDC keys changed, a changed\n" +
+			"stateful operator, a streaming read of a table that is itself fully refreshed).\n" +
 			"Exit status: 0 no table needs a full refresh, 1 one does or a spec is invalid, 2 usage.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
@@ -111,7 +113,8 @@ func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
 // whose update behaviour the change from old to new alters, with the
 // runtime's rules: a new table is created and backfilled; a removed one is
 // left alone; a streaming table evolves its schema when columns are only
-// added, and needs a full refresh when a column changes type, a NOT NULL
+// added or widened (Delta's type widening, types.Widens), and needs a full
+// refresh when a column changes type otherwise, a NOT NULL
 // column goes, a flow's streaming sources or AUTO CDC keys change, or it
 // streams from a table that needs a full refresh; a materialized view
 // whose definition changed is recomputed (COMPLETE_RECOMPUTE); tables that
