@@ -126,11 +126,15 @@ func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
 			fmt.Fprintf(w, "table %s: will be created at %s\n", td.name, h.path)
 			continue
 		}
-		if err := h.checkSchema(td); err != nil {
+		widened, err := h.checkSchema(td)
+		if err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
 		fmt.Fprintf(w, "table %s: %s\n", td.name, h.path)
+		for _, c := range widened {
+			fmt.Fprintf(w, "  widens column %s from %s to %s (Delta type widening: no file rewritten)\n", c.Column, c.From, c.To)
+		}
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("dry run found problems:\n  %s", strings.Join(problems, "\n  "))

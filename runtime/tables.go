@@ -354,20 +354,21 @@ func evolve(table string, have, want types.Schema) (out types.Schema, widened []
 }
 
 // checkSchema reports whether rows of d's schema and partitioning can be
-// written to the existing table without a full refresh.
-func (h *tableHandle) checkSchema(d *tableDesc) error {
+// written to the existing table without a full refresh, and the widenings
+// (Delta's type widening) the next update applies to its columns.
+func (h *tableHandle) checkSchema(d *tableDesc) ([]delta.Widening, error) {
 	s, err := h.meta()
 	if err != nil || s == nil {
-		return err
+		return nil, err
 	}
 	if d.kind == MaterializedView {
-		return nil // replaced as a whole, schema and partitioning included
+		return nil, nil // replaced as a whole, schema and partitioning included
 	}
 	if err := checkPartitioning(h.name, s.Metadata.PartitionColumns, d.partitionBy); err != nil {
-		return err
+		return nil, err
 	}
-	_, _, _, err = evolve(h.name, s.Schema, d.columns)
-	return err
+	_, widened, _, err := evolve(h.name, s.Schema, d.columns)
+	return widened, err
 }
 
 // partitioningChange describes how d's partition columns differ from those
