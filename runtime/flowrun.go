@@ -273,7 +273,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		// built by the old query; Structured Streaming does not allow a
 		// stateful operator to change across restarts either. Other
 		// changes (filters, projections, expectations, the delay) keep it.
-		return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (its window, keys or aggregates), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
+		return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (its window, keys or aggregates, or the type of a column its state holds, as a widening changes it), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
 			f.Name, h.name, h.name)
 	}
 	if cp.meta.Definition != f.Definition {

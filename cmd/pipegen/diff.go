@@ -243,7 +243,7 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 			if of.Stateful == nil {
 				needs(fmt.Sprintf("flow %s becomes stateful (%s): its checkpoint holds no state for the rows it already read", f.Name, f.Stateful.Kind))
 			} else {
-				needs(fmt.Sprintf("the stateful operator of flow %s changes (its window, keys or aggregates): the state in its checkpoint was built by the old query", f.Name))
+				needs(fmt.Sprintf("the stateful operator of flow %s changes (its window, keys or aggregates, or the type of a column its state holds, as a widening changes it): the state in its checkpoint was built by the old query", f.Name))
 			}
 			continue
 		}
