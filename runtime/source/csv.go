@@ -732,9 +732,13 @@ func (d *CSVDecoder) Decimal(col, precision, scale int) types.Null[types.Decimal
 	if f == nil {
 		return types.Null[types.Decimal]{}
 	}
-	v, ok := parseDecimal(d.unquote(f), precision, scale, true)
+	t := d.unquote(f)
+	v, ok := parseDecimal(t, precision, scale, true)
 	if !ok {
-		d.mismatch(col, f, fmt.Sprintf("DECIMAL(%d,%d)", precision, scale))
+		line, lineNo, off := d.physicalLine(f.off)
+		if !d.decimalOverflow(d.columns[col], precision, scale, t, true, line, lineNo, off) {
+			d.mismatch(col, f, fmt.Sprintf("DECIMAL(%d,%d)", precision, scale))
+		}
 	}
 	return types.Null[types.Decimal]{V: v, Valid: ok}
 }

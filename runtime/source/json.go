@@ -699,6 +699,11 @@ func (d *JSONDecoder) Decimal(precision, scale int) types.Null[types.Decimal] {
 	}
 	v, ok := parseDecimal(text, precision, scale, commas)
 	if !ok {
+		if d.depth == 1 && d.decimalOverflow(string(d.colKey), precision, scale, text, commas, d.orig, d.lineNo, d.origOff(start)) {
+			d.pending = false
+			d.pos = len(d.line)
+			return types.Null[types.Decimal]{}
+		}
 		d.mismatch(start, fmt.Sprintf("DECIMAL(%d,%d)", precision, scale))
 		return types.Null[types.Decimal]{}
 	}

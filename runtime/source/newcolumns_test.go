@@ -56,7 +56,7 @@ func checkNewColumns(t *testing.T, err error, file string, names ...string) {
 // top-level column's declared type is rescued and noted as a widening to
 // the narrowest type that holds the largest one met (INT → BIGINT, beyond
 // BIGINT DECIMAL(38,0)); one inside a struct, a fraction or a string is
-// only rescued. Under FailOnNewColumns it fails at its line and column;
+// only rescued. A DECIMAL column widens its precision the same way. Under FailOnNewColumns it fails at its line and column;
 // under rescue (the default) it is rescued as before.
 func TestWidenedIntegers(t *testing.T) {
 	schema := schemaOf("id", types.IntType, "n", types.ShortType, "s", types.StructOf(types.Field{Name: "a", Type: types.IntType, Nullable: true}))
@@ -72,6 +72,16 @@ func TestWidenedIntegers(t *testing.T) {
 
 	_, _, err = decodeJSON(t, schemaOf("id", types.LongType), `{"id": 9223372036854775808}`+"\n", Options{NewColumns: AddNewColumns})
 	checkWidened(t, err, "id BIGINT→DECIMAL(38,0)")
+
+	// A number with more integer digits than its DECIMAL holds widens the
+	// precision, the scale kept; more fraction digits are rounded, as
+	// before, and a decimal inside a struct is only rescued.
+	dschema := schemaOf("amt", types.DecimalOf(5, 2), "s", types.StructOf(types.Field{Name: "a", Type: types.DecimalOf(3, 1), Nullable: true}))
+	_, _, err = decodeJSON(t, dschema, `{"amt": 1.005, "s": {"a": 12345}}
+{"amt": "123456.7"}
+{"amt": -1234.5}
+`, Options{NewColumns: AddNewColumns})
+	checkWidened(t, err, "amt DECIMAL(5,2)→DECIMAL(8,2)")
 
 	_, _, err = decodeJSON(t, schema, input, Options{NewColumns: FailOnNewColumns})
 	if err == nil || !strings.Contains(err.Error(), "t.json:1:") || !strings.Contains(err.Error(), "value 40000 does not fit column n's type SMALLINT: it needs INT (schema_evolution: fail_on_new_columns)") {
@@ -89,6 +99,10 @@ func TestWidenedIntegers(t *testing.T) {
 		t.Errorf("%d CSV records, want 2", len(recs))
 	}
 	checkWidened(t, d.Err(), "id INT→BIGINT")
+	dcsv := schemaOf("amt", types.DecimalOf(4, 1))
+	d = NewCSVDecoder(strings.NewReader("amt\n1.5\n\"12,345.6\"\n"), csvTestFile, columnNames(dcsv), copts)
+	csvRecords(d, dcsv)
+	checkWidened(t, d.Err(), "amt DECIMAL(4,1)→DECIMAL(6,1)")
 	copts.NewColumns = FailOnNewColumns
 	d = NewCSVDecoder(strings.NewReader("id,name,score\n1,ann,1\n-3000000000,bob,2\n"), csvTestFile, columnNames(peopleSchema), copts)
 	csvRecords(d, peopleSchema)

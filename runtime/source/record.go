@@ -70,7 +70,9 @@ const (
 	// Fields of nested values are only rescued. An integer of a
 	// top-level column too large for its declared type is rescued and
 	// noted as a widening of the column (the narrowest of SMALLINT, INT,
-	// BIGINT and DECIMAL(38,0) that holds it: types.IntegerTypeFor).
+	// BIGINT and DECIMAL(38,0) that holds it: types.IntegerTypeFor), and
+	// so is a number with more integer digits than its DECIMAL(p,s)
+	// column holds (DECIMAL(p+k,s), the least k that holds it).
 	AddNewColumns
 )
 
@@ -101,14 +103,10 @@ func (e *NewColumnsError) Error() string {
 var integerTypes = map[string]types.Type{"TINYINT": types.ByteType, "SMALLINT": types.ShortType, "INT": types.IntType, "BIGINT": types.LongType}
 
 // integerOverflow handles, for a top-level column declared as typ, an
-// integer literal (digits) out of the type's range: under AddNewColumns it
-// notes the type the column must widen to and returns false (the value is
-// rescued as a mismatch); under FailOnNewColumns it fails decoding at
-// (line, lineNo, off) naming the column, and returns true; otherwise, or
-// when no integer type holds the value, it returns false.
+// integer literal (digits) out of the type's range: see widenValue, with
+// the narrowest type that holds it (types.IntegerTypeFor).
 func (d *decoder) integerOverflow(column, typ string, digits []byte, line []byte, lineNo, off int) bool {
-	mode := d.opts.NewColumns
-	if mode != AddNewColumns && mode != FailOnNewColumns {
+	if d.opts.NewColumns != AddNewColumns && d.opts.NewColumns != FailOnNewColumns {
 		return false
 	}
 	from := integerTypes[typ]
@@ -116,9 +114,34 @@ func (d *decoder) integerOverflow(column, typ string, digits []byte, line []byte
 	if !ok {
 		return false
 	}
-	if mode == FailOnNewColumns {
+	return d.widenValue(column, from, to, digits, line, lineNo, off)
+}
+
+// decimalOverflow handles, for a top-level column declared as
+// DECIMAL(precision, scale), a number with more integer digits than the
+// type holds: see widenValue, with the DECIMAL of the same scale and the
+// least precision (at most 38) that holds it.
+func (d *decoder) decimalOverflow(column string, precision, scale int, text []byte, commas bool, line []byte, lineNo, off int) bool {
+	if d.opts.NewColumns != AddNewColumns && d.opts.NewColumns != FailOnNewColumns {
+		return false
+	}
+	for p := precision + 1; p <= types.MaxDecimalPrecision; p++ {
+		if _, ok := parseDecimal(text, p, scale, commas); ok {
+			return d.widenValue(column, types.DecimalOf(precision, scale), types.DecimalOf(p, scale), text, line, lineNo, off)
+		}
+	}
+	return false
+}
+
+// widenValue handles a value of a top-level column declared as from that
+// needs type to (a widening, types.Widens): under AddNewColumns it notes
+// the widening, keeping the widest type met, and returns false (the value
+// is rescued as a mismatch); under FailOnNewColumns it fails decoding at
+// (line, lineNo, off) naming the column and both types, and returns true.
+func (d *decoder) widenValue(column string, from, to types.Type, value []byte, line []byte, lineNo, off int) bool {
+	if d.opts.NewColumns == FailOnNewColumns {
 		d.fail(line, lineNo, off, column, fmt.Sprintf("value %s does not fit column %s's type %s: it needs %s (schema_evolution: fail_on_new_columns): declare %s %s, or use schema_evolution: add_new_columns, and run again",
-			truncate(digits, 64), column, from, to, types.QuoteIdent(column), to))
+			truncate(value, 64), column, from, to, types.QuoteIdent(column), to))
 		return true
 	}
 	for i, w := range d.widened {
