@@ -214,6 +214,8 @@ func TestReplaceFilesWritesChangeData(t *testing.T) {
 // data feed and append-only are listed when used and only then; without
 // NTZ the legacy versions stay (1,2), or (1,4) with the feed, as Spark
 // sets them. A table that gains an NTZ column is upgraded in that commit.
+// Type widening (delta.enableTypeWidening) is reader 3 / writer 7 with
+// typeWidening in both lists as well.
 func TestProtocolDeclaresTheFeaturesUsed(t *testing.T) {
 	ntz := types.Schema{{Name: "id", Type: types.LongType, Nullable: true}, {Name: "at", Type: types.TimestampNTZType, Nullable: true}}
 	nested := types.Schema{{Name: "s", Type: types.StructOf(types.Field{Name: "at", Type: types.TimestampNTZType, Nullable: true}), Nullable: true}}
@@ -230,6 +232,10 @@ func TestProtocolDeclaresTheFeaturesUsed(t *testing.T) {
 		{"change data feed", cdfSchema, cdf, delta.Protocol{MinReaderVersion: 1, MinWriterVersion: 4}},
 		{"ntz", ntz, nil, delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"timestampNtz"}}},
 		{"nested ntz", nested, nil, delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"timestampNtz"}}},
+		{"type widening enabled", cdfSchema, map[string]string{delta.TypeWideningProperty: "true"},
+			delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"typeWidening"}, WriterFeatures: []string{"typeWidening"}}},
+		{"ntz, type widening and the feed", ntz, map[string]string{delta.TypeWideningProperty: "true", delta.ChangeDataFeedProperty: "true"},
+			delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz", "typeWidening"}, WriterFeatures: []string{"changeDataFeed", "timestampNtz", "typeWidening"}}},
 		{"ntz with the feed, append-only", ntz, map[string]string{delta.ChangeDataFeedProperty: "true", "delta.appendOnly": "true"},
 			delta.Protocol{MinReaderVersion: 3, MinWriterVersion: 7, ReaderFeatures: []string{"timestampNtz"}, WriterFeatures: []string{"appendOnly", "changeDataFeed", "timestampNtz"}}},
 	} {
