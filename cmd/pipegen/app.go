@@ -72,6 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
 		app.Commands = append(app.Commands, cmd)
 	}
+	args = prt.HelpArgs(app, args)
 	unknown := false
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		unknown = true
