@@ -97,3 +97,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return exitDiagnostics
 }
+
+// plural counts what: "1 table", "2 tables", "1,502 records".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return thousands(int64(n)) + " " + what + "s"
+}
+
+// thousands writes n with a comma every three digits.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -204,21 +204,6 @@ func inferComment(res *infer.Result, opts infer.Options) string {
 	return s
 }
 
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return thousands(int64(n)) + " " + what + "s"
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
 func byteSize(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:

@@ -167,7 +167,7 @@ func Test(stdout, stderr io.Writer, file string, testFileArgs []string, opts Tes
 	} else if failed > 0 {
 		fmt.Fprintf(stdout, "FAIL: %d of %d tests failed\n", failed, len(results))
 	} else {
-		fmt.Fprintf(stdout, "ok: %d tests passed\n", len(results))
+		fmt.Fprintf(stdout, "ok: %s passed\n", plural(len(results), "test"))
 	}
 	if failed > 0 {
 		return exitDiagnostics
