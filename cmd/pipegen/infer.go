@@ -168,7 +168,7 @@ func Infer(stdout, stderr io.Writer, req InferRequest) int {
 	if err := writeFileAtomic(req.Spec, out); err != nil {
 		return fail(err)
 	}
-	fmt.Fprintf(stderr, "pipegen: infer: set the schema of source %s in %s (%d columns; %s)\n", req.Source, req.Spec, len(res.Schema), comment)
+	fmt.Fprintf(stderr, "pipegen: infer: set the schema of source %s in %s (%s; %s)\n", req.Source, req.Spec, plural(len(res.Schema), "column"), comment)
 	return exitOK
 }
 

@@ -13,7 +13,8 @@
 //     values fit INT), beyond BIGINT DECIMAL(38,0), beyond 38 digits STRING;
 //   - numbers with a point or an exponent DOUBLE, or DECIMAL(p,s) with
 //     Options.Decimals (Spark's prefersDecimal), or when the column also holds
-//     integers of more than 15 digits, which a DOUBLE would round;
+//     integers of more than 15 digits, which a DOUBLE would round; one beyond
+//     DOUBLE's range (1e400, which Spark reads as Infinity) STRING;
 //   - a number with a significant leading zero ("01220") is text: STRING;
 //   - "true"/"false" BOOLEAN; yyyy-MM-dd DATE; ISO timestamps TIMESTAMP, or
 //     TIMESTAMP_NTZ with Options.TimestampNTZ when none carries an offset;
