@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/pipegen/pipegen/spec"
 )
 
 // testFileDoc is one test file as written.
@@ -142,7 +144,11 @@ func loadTestFile(path string) ([]*pipelineTest, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		line, col, msg, hint := spec.YAMLSyntaxError(data, err)
+		if hint != "" {
+			msg += " (" + hint + ")"
+		}
+		return nil, fmt.Errorf("%s:%d:%d: invalid YAML: %s", path, line, col, msg)
 	}
 	var doc testFileDoc
 	dec := yaml.NewDecoder(bytes.NewReader(data))
