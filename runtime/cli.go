@@ -36,6 +36,7 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
 
 // RunCLI is Main without the exit, for tests: it runs the command line args
 // (args[0] is the program name) and returns the exit code.
@@ -201,7 +202,12 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
+	var rep *reportedError
+	switch {
+	case errors.As(err, &rep) && errors.As(err, &ee):
+		fmt.Fprintf(stderr, "%s %s: exit status %d: the last update failed (see above)\n", logTime(), p.Name, ee.code)
+		return ee.code
+	case errors.As(err, &ee):
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, ee.err)
 		return ee.code
 	}
