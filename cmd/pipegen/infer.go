@@ -194,7 +194,7 @@ func inferComment(res *infer.Result, opts infer.Options) string {
 		s += fmt.Sprintf(", skipped %s not named .%s (%s), which the source would read: set path_glob_filter: \"*.%s\"", plural(len(names), "file"), res.Format, strings.Join(names, ", "), res.Format)
 	}
 	if res.Malformed > 0 {
-		s += fmt.Sprintf(", %s left out", plural(res.Malformed, "malformed record"))
+		s += fmt.Sprintf(", %s left out (the first at %s)", plural(res.Malformed, "malformed record"), res.FirstMalformed)
 	}
 	if res.Limited {
 		s += fmt.Sprintf(" (sample limit: %s records, %s)", thousands(int64(opts.MaxRecords)), byteSize(opts.MaxBytes))

@@ -89,6 +89,8 @@ type Result struct {
 	// them, Malformed the records left out because they are not valid JSON
 	// or CSV.
 	Files, Records, Malformed int
+	// FirstMalformed locates the first record left out, as file:line.
+	FirstMalformed string
 	// Limited says the sample limit stopped the reading before the end of
 	// the files; TotalFiles counts the files that were found.
 	Limited    bool
@@ -241,6 +243,14 @@ func formatOf(name string) string {
 	return ""
 }
 
+// leftOut counts a malformed record, keeping where the first one is.
+func (res *Result) leftOut(f source.FileInfo, line int) {
+	if res.Malformed == 0 {
+		res.FirstMalformed = fmt.Sprintf("%s:%d", f.LocalPath, line)
+	}
+	res.Malformed++
+}
+
 // sampler reads the records of one file's data into o, at most limit of
 // them, counting malformed ones in res; it returns the number of records
 // read and whether the limit left some unread.
@@ -306,7 +316,7 @@ func sampleJSON(data []byte, f source.FileInfo, o *object, res *Result, limit in
 			readJSON(d, rec.field(string(d.Key())))
 		}
 		if _, malformed := d.EndRecord(); malformed {
-			res.Malformed++
+			res.leftOut(f, d.RecordLine())
 			continue
 		}
 		n++
@@ -397,7 +407,7 @@ func sampleCSV(data []byte, f source.FileInfo, opts source.CSVOptions, o *object
 			}
 		}
 		if _, malformed := d.EndRecord(); malformed {
-			res.Malformed++
+			res.leftOut(f, d.RecordLine())
 			continue
 		}
 		n++
