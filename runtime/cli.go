@@ -36,6 +36,7 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
 
 // RunCLI is Main without the exit, for tests: it runs the command line args
 // (args[0] is the program name) and returns the exit code.
@@ -188,12 +189,25 @@ func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 	for _, c := range app.Commands {
 		c.HideHelpCommand = true
 	}
+	app.CommandNotFound = func(_ *cli.Context, name string) {
+		fmt.Fprintf(stderr, "%s: unknown command %q (commands: %s; %s --help prints help)\n", p.Name, name, strings.Join(commandNames(app), ", "), args[0])
+	}
+	args = HelpArgs(app, args)
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
+		app.Run(args)
+		return 2
+	}
 	err := app.Run(PermuteFlags(app, args))
 	if err == nil {
 		return 0
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
+	var rep *reportedError
+	switch {
+	case errors.As(err, &rep) && errors.As(err, &ee):
+		fmt.Fprintf(stderr, "%s %s: exit status %d: the last update failed (see above)\n", logTime(), p.Name, ee.code)
+		return ee.code
+	case errors.As(err, &ee):
 		fmt.Fprintf(stderr, "%s: %v\n", p.Name, ee.err)
 		return ee.code
 	}
@@ -249,6 +263,30 @@ func runOptions(c *cli.Context, stderr io.Writer) (RunOptions, trigger, error) {
 	}
 	tr, err := parseTrigger(c.String("trigger"))
 	return opts, tr, err
+}
+
+// HelpArgs turns `PROGRAM help [COMMAND]` (or `h`) into `PROGRAM [COMMAND]
+// --help`: the commands have no help subcommand (a table named h is a
+// table), so help is a word only in the first place.
+func HelpArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 || (args[1] != "help" && args[1] != "h") || app.Command(args[1]) != nil {
+		return args
+	}
+	if len(args) == 2 {
+		return []string{args[0], "--help"}
+	}
+	return []string{args[0], args[2], "--help"}
+}
+
+// commandNames lists app's commands, for messages.
+func commandNames(app *cli.App) []string {
+	var names []string
+	for _, c := range app.Commands {
+		if !c.Hidden {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 // PermuteFlags moves a command's flags in front of its positional

@@ -194,7 +194,11 @@ func Show(p *Pipeline, opts RunOptions, name string, limit int, format string, w
 	}
 	h, ok := u.handles[name]
 	if !ok {
-		return fmt.Errorf("show: the pipeline has no table %q (tables: %s)", name, strings.Join(sortedKeys(u.handles), ", "))
+		help := ""
+		if name == "h" || name == "help" {
+			help = "; show --help prints the command's help"
+		}
+		return fmt.Errorf("show: the pipeline has no table %q (tables: %s%s)", name, strings.Join(sortedKeys(u.handles), ", "), help)
 	}
 	exists, err := h.exists()
 	if err != nil {

@@ -85,6 +85,9 @@ func Run(p *Pipeline, opts RunOptions, tr trigger) error {
 	go func() {
 		select {
 		case s := <-sigs:
+			if tr.interval > 0 {
+				fmt.Fprint(stderr, logTime()+" ")
+			}
 			fmt.Fprintf(stderr, stopNotice, p.Name, s)
 			close(stop)
 		case <-opts.Stop:
@@ -140,10 +143,7 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 	err = intervalLoop(clk, tr.interval, opts.Stop, func() error {
 		err := runUpdate(p, opts, tr, lk)
 		if errors.Is(err, errUpdateFailed) {
-			if opts.Stderr != nil {
-				fmt.Fprintf(opts.Stderr, "%s %s: %v\n", time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), p.Name, err)
-			}
-			last = err
+			last = err // runUpdate has reported it
 			return nil
 		}
 		if err == nil && !stopped(opts.Stop) {
@@ -154,8 +154,19 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 	if err != nil {
 		return err
 	}
-	return last
+	if last != nil {
+		return &reportedError{last}
+	}
+	return nil
 }
+
+// reportedError is the interval trigger's last failed update, which it
+// reported when the update ended, stamped: at exit the program gives only
+// its exit status.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
 
 // intervalLoop calls update at each interval boundary until stop is
 // closed or update returns an error: the next call waits for the first

@@ -193,6 +193,11 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 				fmt.Fprintf(u.stderr, "%s: %v (the update's result is not changed)\n", p.Name, merr)
 			}
 		}
+		if tr.interval > 0 && errors.Is(err, errUpdateFailed) {
+			// The trigger goes on: say so among the update's own lines,
+			// each with its time and update id.
+			fmt.Fprintf(u.stderr, "%s: %v\n", p.Name, err)
+		}
 	}()
 	if err := u.runChecks(); err != nil {
 		return err
@@ -285,11 +290,15 @@ func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
 	if tr.interval > 0 {
 		// A long-running program's lines say when and in which update.
 		u.stderr = &stampedWriter{w: u.stderr, prefix: func() string {
-			return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") + " update " + shortID(u.id) + ": "
+			return logTime() + " update " + shortID(u.id) + ": "
 		}}
 	}
 	return u, u.setup()
 }
+
+// logTime is the time at the start of the interval trigger's lines: UTC,
+// milliseconds, as the event log's timestamps.
+func logTime() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // stampedWriter writes each whole line to w after prefix() (the interval
 // trigger's timestamp and update id); a partial line waits for its end.

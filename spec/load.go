@@ -2,11 +2,8 @@ package spec
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -72,8 +69,6 @@ func (l *loader) load(path string) *SpecAST {
 	return ast
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
 // parseFile reads and parses one YAML file; nil when it cannot.
 func (l *loader) parseFile(path string, library bool) *File {
 	src, err := l.readFile(path)
@@ -88,20 +83,8 @@ func (l *loader) parseFile(path string, library bool) *File {
 	f := &File{Path: path, Src: src, Library: library}
 	src = bytes.TrimPrefix(src, []byte("\ufeff"))
 	var doc yaml.Node
-	if err := l.unmarshal(src, &doc); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		line := 1
-		if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-			// yaml.v3 reports a parser error ("did not find expected ...") at
-			// the 0-based line of the offending token (its scanner errors are
-			// 1-based); a token on the first line gets no line at all.
-			if strings.HasPrefix(msg, "did not find expected") {
-				line++
-			}
-		}
-		col, hint := yamlErrHint(src, line, msg)
+	if err := unmarshalYAML(src, &doc); err != nil {
+		line, col, msg, hint := YAMLSyntaxError(src, err)
 		l.errorf(Pos{File: path, Line: line, Col: col}, "YAML", hint, "invalid YAML: %s", msg)
 		return nil
 	}
@@ -118,17 +101,6 @@ func (l *loader) parseFile(path string, library bool) *File {
 		f.lines[0] = strings.TrimPrefix(f.lines[0], "\ufeff")
 	}
 	return f
-}
-
-// unmarshal runs the YAML parser, turning a parser panic (a bug in it, not
-// in the input) into an error so that user input never crashes pipegen.
-func (l *loader) unmarshal(src []byte, doc *yaml.Node) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("yaml: %v", r)
-		}
-	}()
-	return yaml.Unmarshal(src, doc)
 }
 
 // validate checks one file against the JSON Schema.
@@ -499,35 +471,4 @@ func (f *File) flow(k, v *yaml.Node) *FlowDecl {
 		}
 	})
 	return fl
-}
-
-// yamlErrHint returns the column and a hint for the YAML syntax errors
-// that specs run into: a plain value holding ": " (a schema with STRUCT<a:
-// INT>, a query with a map literal) and a flow mapping whose value holds
-// "}" or "," (${param} in an expectation written inline).
-func yamlErrHint(src []byte, line int, msg string) (int, string) {
-	lines := bytes.Split(src, []byte("\n"))
-	if line < 1 || line > len(lines) {
-		return 1, ""
-	}
-	text := string(lines[line-1])
-	switch {
-	case strings.Contains(msg, "mapping values are not allowed"):
-		col := 1
-		if i := strings.Index(text, ": "); i >= 0 {
-			if j := strings.Index(text[i+2:], ": "); j >= 0 {
-				col = i + 2 + j + 1
-			}
-		}
-		return col, `a plain value cannot contain ": ": quote the value ("...") or write it as a block scalar (key: |, then the text on the next lines)`
-	case strings.Contains(msg, "did not find expected ',' or '}'"):
-		col := 1
-		if i := strings.Index(text, "${"); i >= 0 {
-			col = i + 2 // the '{' the flow mapping cannot take
-		}
-		return col, `a value inside {...} ends at the first "," or "}": quote it, e.g. {name: min, expr: "n >= ${min}"}`
-	case strings.HasPrefix(msg, "did not find expected"):
-		return len(text) - len(strings.TrimLeft(text, " \t")) + 1, ""
-	}
-	return 1, ""
 }

@@ -159,3 +159,50 @@ func TestGoName(t *testing.T) {
 		t.Errorf("GoFieldNames = %q", got)
 	}
 }
+
+// TestYAMLSyntaxErrorLines checks that a YAML syntax error is reported on
+// the line of the mistake: yaml.v3 names the line of the node it was
+// parsing (one early, and not at all on the first line) instead of the
+// offending token's. Each case has its mistake on the line marked <-, put
+// there by hand.
+func TestYAMLSyntaxErrorLines(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"flow mapping on one line",
+			"pipeline: p\ndatasets:\n  t:\n    expectations:\n      - {name: a, expr: \"x > 0\", on_violation: drop}\n      - {name: b, expr: \"x > 0\" y, on_violation: drop}\n",
+			`x.yaml:6:7: invalid YAML: did not find expected ',' or '}' (a value inside {...}`},
+		{"param inside a flow mapping",
+			"pipeline: p\ndatasets:\n  t:\n    expectations:\n      - {name: a, expr: x > 0, on_violation: drop}\n      - {name: b, expr: x >= ${min}, on_violation: drop}\n",
+			`x.yaml:6:31: invalid YAML: did not find expected ',' or '}'`},
+		{"missing comma in a flow sequence over lines",
+			"pipeline: p\ndatasets:\n  t:\n    expectations: [\n      {name: a, expr: x, on_violation: drop},\n      {name: b, expr: x, on_violation: drop}\n      {name: c, expr: x, on_violation: drop}\n    ]\n",
+			`x.yaml:7:7: invalid YAML: did not find expected ',' or ']' (inside the [...] starting at line 4: write "," between its entries and "]" at its end`},
+		{"missing comma in a flow mapping over lines",
+			"pipeline: p\nsources:\n  raw:\n    files: {\n      path: landing,\n      format: json\n      max_files_per_trigger: 2\n    }\n",
+			`x.yaml:7:7: invalid YAML: did not find expected ',' or '}' (inside the {...} starting at line 4`},
+		{"flow mapping not closed before the next key",
+			"pipeline: p\nsources: {raw: {files: {path: l, format: json}, schema: id INT}\ndatasets: {}\n",
+			`x.yaml:3:1: invalid YAML: did not find expected ',' or '}' (inside the {...} starting at line 2`},
+		{"flow mapping not closed at the end",
+			"pipeline: p\ndatasets:\n  t:\n    expectations:\n      - {name: b, expr: x, on_violation: drop\n",
+			`x.yaml:5:9: invalid YAML: did not find expected ',' or '}' (the {...} starting here is not closed: end it with "}")`},
+		{"key indented less than its siblings",
+			"pipeline: p\nsources:\n  raw:\n    files: {path: l, format: json}\n    schema: id INT\n   query: x\n",
+			`x.yaml:6:4: invalid YAML: did not find expected key (inside the mapping starting at line 3: its keys must line up at one indentation)`},
+		{"key indented less on the first level",
+			"pipeline: p\ndatasets:\n  a:\n kind: x\n",
+			`x.yaml:4:2: invalid YAML: did not find expected key`},
+		{"list item indented less",
+			"pipeline: p\ndatasets:\n  t:\n    expectations:\n      - name: a\n        expr: x\n      - name: b\n       expr: y\n",
+			`x.yaml:8:8: invalid YAML: did not find expected '-' indicator (inside the list starting at line 5`},
+		{"mistake on the first line",
+			"pipeline: {a: 1 b: 2}\n",
+			`x.yaml:1:1: invalid YAML: did not find expected ',' or '}'`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := LoadBytes("x.yaml", []byte(tc.src))
+			if got := diagStrings(diags); !strings.Contains(got, tc.want) {
+				t.Errorf("got\n%s\nwant it to contain %q", got, tc.want)
+			}
+		})
+	}
+}

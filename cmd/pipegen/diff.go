@@ -91,7 +91,7 @@ func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
 		out, _ := json.MarshalIndent(changes, "", "  ")
 		fmt.Fprintln(stdout, string(out))
 	} else {
-		fmt.Fprintf(stdout, "%d tables affected, %d need a full refresh\n", len(changes), refresh)
+		fmt.Fprintf(stdout, "%s affected, %d need a full refresh\n", plural(len(changes), "table"), refresh)
 		for _, c := range changes {
 			what := c.Change
 			if c.FullRefresh {

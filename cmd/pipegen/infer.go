@@ -168,7 +168,7 @@ func Infer(stdout, stderr io.Writer, req InferRequest) int {
 	if err := writeFileAtomic(req.Spec, out); err != nil {
 		return fail(err)
 	}
-	fmt.Fprintf(stderr, "pipegen: infer: set the schema of source %s in %s (%d columns; %s)\n", req.Source, req.Spec, len(res.Schema), comment)
+	fmt.Fprintf(stderr, "pipegen: infer: set the schema of source %s in %s (%s; %s)\n", req.Source, req.Spec, plural(len(res.Schema), "column"), comment)
 	return exitOK
 }
 
@@ -194,27 +194,12 @@ func inferComment(res *infer.Result, opts infer.Options) string {
 		s += fmt.Sprintf(", skipped %s not named .%s (%s), which the source would read: set path_glob_filter: \"*.%s\"", plural(len(names), "file"), res.Format, strings.Join(names, ", "), res.Format)
 	}
 	if res.Malformed > 0 {
-		s += fmt.Sprintf(", %s left out", plural(res.Malformed, "malformed record"))
+		s += fmt.Sprintf(", %s left out (the first at %s)", plural(res.Malformed, "malformed record"), res.FirstMalformed)
 	}
 	if res.Limited {
 		s += fmt.Sprintf(" (sample limit: %s records, %s)", thousands(int64(opts.MaxRecords)), byteSize(opts.MaxBytes))
 	} else {
 		s += " (every record)"
-	}
-	return s
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return thousands(int64(n)) + " " + what + "s"
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

@@ -31,8 +31,11 @@ func initCommand() *cli.Command {
 			&cli.StringFlag{Name: "template", Value: templates.Default, Usage: "the template: " + strings.Join(templates.Names(), ", ")},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() != 1 {
+			switch {
+			case c.NArg() == 0:
 				return usagef("init: give the folder to create the project in")
+			case c.NArg() > 1:
+				return usagef("init: give one folder, not %d (%s); the template is chosen with --template NAME", c.NArg(), strings.Join(c.Args().Slice(), ", "))
 			}
 			if _, ok := templates.FS(c.String("template")); !ok {
 				return usagef("init: unknown --template %q: use one of %s", c.String("template"), strings.Join(templates.Names(), ", "))

@@ -78,7 +78,10 @@ type testResult struct {
 	// Failure is the report of a failed test; Error that of a test that
 	// could not run as written (a mistake in the test).
 	Failure, Error string
-	Duration       time.Duration
+	// Line is the line of the test file the report is about: the given,
+	// expect or update entry, else the test's.
+	Line     int
+	Duration time.Duration
 }
 
 // Test runs the tests of the spec at file (from testFileArgs, or those
@@ -167,7 +170,7 @@ func Test(stdout, stderr io.Writer, file string, testFileArgs []string, opts Tes
 	} else if failed > 0 {
 		fmt.Fprintf(stdout, "FAIL: %d of %d tests failed\n", failed, len(results))
 	} else {
-		fmt.Fprintf(stdout, "ok: %d tests passed\n", len(results))
+		fmt.Fprintf(stdout, "ok: %s passed\n", plural(len(results), "test"))
 	}
 	if failed > 0 {
 		return exitDiagnostics
@@ -193,6 +196,24 @@ func (e testMistake) Error() string { return e.msg }
 
 func mistakef(format string, a ...any) error { return testMistake{fmt.Sprintf(format, a...)} }
 
+// locatedError is a test's failure or mistake at a line of its test file:
+// the given, expect or update entry it is about.
+type locatedError struct {
+	line int
+	err  error
+}
+
+func (e locatedError) Error() string { return e.err.Error() }
+func (e locatedError) Unwrap() error { return e.err }
+
+// at locates err at line; nil stays nil.
+func at(line int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return locatedError{line, err}
+}
+
 // run runs one test in a new temporary folder.
 func (r *testRunner) run(t *pipelineTest) testResult {
 	start := time.Now()
@@ -209,6 +230,11 @@ func (r *testRunner) run(t *pipelineTest) testResult {
 			defer os.RemoveAll(tmp)
 		}
 		err = r.updates(t, tmp)
+	}
+	res.Line = t.Line
+	var le locatedError
+	if errors.As(err, &le) {
+		res.Line = le.line
 	}
 	var m testMistake
 	switch {
@@ -227,16 +253,16 @@ func (r *testRunner) check(t *pipelineTest) error {
 		for _, g := range u.Given {
 			src := r.p.Source(g.Source)
 			if src == nil {
-				return mistakef("update %d: the pipeline has no source %q (sources: %s)", i+1, g.Source, strings.Join(r.sourceNames(), ", "))
+				return at(g.Line, mistakef("update %d: the pipeline has no source %q (sources: %s)", i+1, g.Source, strings.Join(r.sourceNames(), ", ")))
 			}
 		}
 		for _, x := range u.Expect {
 			d := r.p.Dataset(x.Dataset)
 			switch {
 			case d == nil:
-				return mistakef("update %d: the pipeline has no table %q (tables: %s)", i+1, x.Dataset, strings.Join(r.tableNames(), ", "))
+				return at(x.Line, mistakef("update %d: the pipeline has no table %q (tables: %s)", i+1, x.Dataset, strings.Join(r.tableNames(), ", ")))
 			case d.Kind == spec.TemporaryView:
-				return mistakef("update %d: %s is a temporary view, which is not stored: expect the rows of a table that reads it", i+1, x.Dataset)
+				return at(x.Line, mistakef("update %d: %s is a temporary view, which is not stored: expect the rows of a table that reads it", i+1, x.Dataset))
 			}
 		}
 	}
@@ -283,7 +309,7 @@ func (r *testRunner) updates(t *pipelineTest, tmp string) error {
 	for i, u := range t.Updates {
 		for k, g := range u.Given {
 			if err := r.land(tmp, i+1, k+1, g); err != nil {
-				return fmt.Errorf("update %d: %w", i+1, err)
+				return at(g.Line, fmt.Errorf("update %d: %w", i+1, err))
 			}
 		}
 		args := append(append([]string{}, runArgs...), common...)
@@ -300,24 +326,31 @@ func (r *testRunner) updates(t *pipelineTest, tmp string) error {
 		}
 		switch {
 		case u.Error != "" && err == nil:
-			return fmt.Errorf("update %d succeeded; the test expects it to fail with %q", i+1, u.Error)
+			return at(u.Line, fmt.Errorf("update %d succeeded; the test expects it to fail with %q", i+1, u.Error))
 		case u.Error != "" && !strings.Contains(out.String(), u.Error):
-			return fmt.Errorf("update %d failed, but its output does not contain %q:\n%s", i+1, u.Error, indent(out.String()))
+			return at(u.Line, fmt.Errorf("update %d failed, but its output does not contain %q:\n%s", i+1, u.Error, indent(out.String())))
 		case u.Error == "" && err != nil:
-			return fmt.Errorf("update %d failed (%v):\n%s", i+1, err, indent(out.String()))
+			return at(u.Line, fmt.Errorf("update %d failed (%v):\n%s", i+1, err, indent(out.String())))
 		}
+		// Each mismatch at its expect entry: the first in the report's
+		// header, the others with file:line of their own.
 		var msgs []string
+		first := 0
 		for _, x := range u.Expect {
 			msg, err := r.expect(common, x)
 			if err != nil {
-				return fmt.Errorf("update %d: %s: %w", i+1, x.Dataset, err)
+				return at(x.Line, fmt.Errorf("update %d: %s: %w", i+1, x.Dataset, err))
 			}
-			if msg != "" {
+			switch {
+			case msg != "" && first == 0:
+				first = x.Line
 				msgs = append(msgs, fmt.Sprintf("update %d: %s: %s", i+1, x.Dataset, msg))
+			case msg != "":
+				msgs = append(msgs, fmt.Sprintf("%s:%d: update %d: %s: %s", t.File, x.Line, i+1, x.Dataset, msg))
 			}
 		}
 		if len(msgs) > 0 {
-			return errors.New(strings.Join(msgs, "\n"))
+			return at(first, errors.New(strings.Join(msgs, "\n")))
 		}
 	}
 	return nil
@@ -432,9 +465,9 @@ func writeTextResult(w io.Writer, res testResult) {
 	secs := fmt.Sprintf("%.2fs", res.Duration.Seconds())
 	switch {
 	case res.Error != "":
-		fmt.Fprintf(w, "--- ERROR: %s (%s)\n    %s:%d: %s\n", res.Test.Name, secs, res.Test.File, res.Test.Line, indentMore(res.Error))
+		fmt.Fprintf(w, "--- ERROR: %s (%s)\n    %s:%d: %s\n", res.Test.Name, secs, res.Test.File, res.Line, indentMore(res.Error))
 	case res.Failure != "":
-		fmt.Fprintf(w, "--- FAIL: %s (%s)\n    %s:%d: %s\n", res.Test.Name, secs, res.Test.File, res.Test.Line, indentMore(res.Failure))
+		fmt.Fprintf(w, "--- FAIL: %s (%s)\n    %s:%d: %s\n", res.Test.Name, secs, res.Test.File, res.Line, indentMore(res.Failure))
 	default:
 		fmt.Fprintf(w, "--- PASS: %s (%s, %s)\n", res.Test.Name, plural(len(res.Test.Updates), "update"), secs)
 	}

@@ -36,7 +36,7 @@ func TestTestCommandExitCodes(t *testing.T) {
 	if code, out, errOut := pipegen(spec); code != exitDiagnostics || !strings.Contains(out, "FAIL: 3 of 4 tests failed") {
 		t.Errorf("failing tests: exit %d, want 1\n%s%s", code, out, errOut)
 	}
-	if code, out, errOut := pipegen("--run", "^keeps", spec); code != exitOK || !strings.Contains(out, "ok: 1 tests passed") {
+	if code, out, errOut := pipegen("--run", "^keeps", spec); code != exitOK || !strings.Contains(out, "ok: 1 test passed") {
 		t.Errorf("passing test: exit %d, want 0\n%s%s", code, out, errOut)
 	}
 	if code, _, _ := pipegen("--format", "xml", spec); code != exitUsage {

@@ -19,6 +19,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/pipegen/pipegen/spec"
 )
 
 // testFileDoc is one test file as written.
@@ -78,6 +80,9 @@ type pipelineTest struct {
 
 // testUpdate is one update of a test.
 type testUpdate struct {
+	// Line is the update's line in the test file (the test's, for a test
+	// of one update).
+	Line        int
 	Given       []testInput
 	Expect      []testExpect
 	FullRefresh []string
@@ -89,6 +94,7 @@ type testUpdate struct {
 // testInput is one source's new data: rows (column name to value) or a
 // file copied into the source's folder as it is.
 type testInput struct {
+	Line   int // of the given entry in the test file
 	Source string
 	Rows   []map[string]any
 	File   string
@@ -96,6 +102,7 @@ type testInput struct {
 
 // testExpect is the expected content of one table.
 type testExpect struct {
+	Line    int // of the expect entry in the test file
 	Dataset string
 	Rows    []map[string]any
 	// Columns are the columns compared: every column named in Rows, in the
@@ -142,7 +149,11 @@ func loadTestFile(path string) ([]*pipelineTest, error) {
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		line, col, msg, hint := spec.YAMLSyntaxError(data, err)
+		if hint != "" {
+			msg += " (" + hint + ")"
+		}
+		return nil, fmt.Errorf("%s:%d:%d: invalid YAML: %s", path, line, col, msg)
 	}
 	var doc testFileDoc
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -150,14 +161,19 @@ func loadTestFile(path string) ([]*pipelineTest, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  "))
 	}
-	lines := testCaseLines(&root)
+	var root0 *yaml.Node
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root0 = root.Content[0]
+	}
+	nodes := seqItems(mapValue(root0, "unit_tests"))
 	var out []*pipelineTest
 	seen := map[string]int{}
 	for i, tc := range doc.UnitTests {
-		tc.line = 1
-		if i < len(lines) {
-			tc.line = lines[i]
+		tn := &yaml.Node{Line: 1}
+		if i < len(nodes) {
+			tn = nodes[i]
 		}
+		tc.line = tn.Line
 		at := fmt.Sprintf("%s:%d", path, tc.line)
 		if tc.Name == "" {
 			return nil, fmt.Errorf("%s: unit test without a name: give each test a name", at)
@@ -171,11 +187,18 @@ func loadTestFile(path string) ([]*pipelineTest, error) {
 		switch {
 		case len(updates) > 0 && (len(tc.Given) > 0 || len(tc.Expect) > 0 || tc.Error != ""):
 			return nil, fmt.Errorf("%s: unit test %q has both updates and given/expect: put every update's given and expect under updates", at, tc.Name)
-		case len(updates) == 0:
+		}
+		unodes := seqItems(mapValue(tn, "updates"))
+		if len(updates) == 0 {
 			updates = []updateDoc{{Given: tc.Given, Expect: tc.Expect, Error: tc.Error}}
+			unodes = []*yaml.Node{tn}
 		}
 		for j, ud := range updates {
-			u, err := resolveUpdate(path, ud)
+			un := tn
+			if j < len(unodes) {
+				un = unodes[j]
+			}
+			u, err := resolveUpdate(path, ud, un)
 			if err != nil {
 				return nil, fmt.Errorf("%s: unit test %q, update %d: %v", at, tc.Name, j+1, err)
 			}
@@ -189,31 +212,45 @@ func loadTestFile(path string) ([]*pipelineTest, error) {
 	return out, nil
 }
 
-// testCaseLines returns the line of each entry of unit_tests.
-func testCaseLines(root *yaml.Node) []int {
-	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+// mapValue returns the value of key in the mapping m, or nil.
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
-	m := root.Content[0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == "unit_tests" && m.Content[i+1].Kind == yaml.SequenceNode {
-			var out []int
-			for _, n := range m.Content[i+1].Content {
-				out = append(out, n.Line)
-			}
-			return out
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
 		}
 	}
 	return nil
 }
 
-func resolveUpdate(path string, ud updateDoc) (testUpdate, error) {
-	u := testUpdate{FullRefresh: ud.FullRefresh, Error: ud.Error}
-	for _, g := range ud.Given {
+// seqItems returns the entries of the sequence n, or nil.
+func seqItems(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
+
+// itemLine returns the line of entry i of the sequence under key in n, or
+// n's own line.
+func itemLine(n *yaml.Node, key string, i int) int {
+	if items := seqItems(mapValue(n, key)); i < len(items) {
+		return items[i].Line
+	}
+	return n.Line
+}
+
+// resolveUpdate checks one update of a test and reads its rows; n is its
+// YAML node, for the lines of its entries.
+func resolveUpdate(path string, ud updateDoc, n *yaml.Node) (testUpdate, error) {
+	u := testUpdate{Line: n.Line, FullRefresh: ud.FullRefresh, Error: ud.Error}
+	for k, g := range ud.Given {
 		if g.Input == "" {
 			return u, fmt.Errorf("line %d: given without input: name the source (input: NAME)", g.Rows.Line)
 		}
-		in := testInput{Source: strings.TrimSuffix(strings.TrimPrefix(g.Input, "source('"), "')")}
+		in := testInput{Line: itemLine(n, "given", k), Source: strings.TrimSuffix(strings.TrimPrefix(g.Input, "source('"), "')")}
 		file := fixturePath(path, g.File, g.Fixture)
 		switch {
 		case file != "" && g.Rows.Kind != 0:
@@ -229,7 +266,7 @@ func resolveUpdate(path string, ud updateDoc) (testUpdate, error) {
 		}
 		u.Given = append(u.Given, in)
 	}
-	for _, e := range ud.Expect {
+	for k, e := range ud.Expect {
 		if e.Dataset == "" {
 			return u, fmt.Errorf("expect without dataset: name the table (dataset: NAME)")
 		}
@@ -237,7 +274,7 @@ func resolveUpdate(path string, ud updateDoc) (testUpdate, error) {
 		if err != nil {
 			return u, fmt.Errorf("expect %s: %v", e.Dataset, err)
 		}
-		x := testExpect{Dataset: e.Dataset, Rows: rows, Ordered: e.Ordered}
+		x := testExpect{Line: itemLine(n, "expect", k), Dataset: e.Dataset, Rows: rows, Ordered: e.Ordered}
 		seen := map[string]bool{}
 		for _, r := range rows {
 			for _, c := range rowKeys(r) {

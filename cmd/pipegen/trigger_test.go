@@ -216,6 +216,19 @@ func TestIntervalExitStatusAfterFailures(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, `expectation "positive"`) {
 		t.Errorf("SIGTERM after failed updates: exit %d, want 1\n%s", code, stderr)
 	}
+	// Every line says when, and each update's lines, its failure included
+	// (with the offending row on a line of its own), which update.
+	stampRe := regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z `)
+	failedRe := regexp.MustCompile(`(?m)^\S+Z update [0-9a-f]{8}: life: update failed: flow events: expectation "positive"`)
+	rowRe := regexp.MustCompile(`(?m)^\S+Z update [0-9a-f]{8}:   row: \{id: 1, `)
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if !stampRe.MatchString(l) {
+			t.Errorf("a line without its time: %q\n%s", l, stderr)
+		}
+	}
+	if len(failedRe.FindAllString(stderr, -1)) < 2 || !rowRe.MatchString(stderr) || !strings.HasSuffix(stderr, "Z life: exit status 1: the last update failed (see above)\n") {
+		t.Errorf("failed updates not reported with their update id, or no exit line:\n%s", stderr)
+	}
 }
 
 // TestTriggerOnce runs one micro-batch per flow, ignoring

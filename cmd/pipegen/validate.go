@@ -52,7 +52,7 @@ func Validate(stdout, stderr io.Writer, files []string, f spec.OutputFormat, war
 		}
 		all = append(all, diags...)
 		if p != nil && !diags.HasErrors() && f == spec.TextOutput {
-			fmt.Fprintf(stdout, "%s: ok (%d tables, %d flows)\n", file, len(p.Tables), len(p.Flows))
+			fmt.Fprintf(stdout, "%s: ok (%s, %s)\n", file, plural(len(p.Tables), "table"), plural(len(p.Flows), "flow"))
 		}
 	}
 	all.Sort()

@@ -302,6 +302,10 @@ func (d *CSVDecoder) EndRecord() (rescued types.Null[string], malformed bool) {
 	return d.endRecord(raw)
 }
 
+// RecordLine returns the 1-based line the current record starts on (for
+// messages).
+func (d *CSVDecoder) RecordLine() int { return d.recLine }
+
 // Err returns the error that stopped the decoder (see JSONDecoder.Err).
 func (d *CSVDecoder) Err() error { return d.finalErr() }
 

@@ -121,6 +121,9 @@ func (d *JSONDecoder) origOff(i int) int {
 	return i
 }
 
+// RecordLine returns the 1-based line of the current record (for messages).
+func (d *JSONDecoder) RecordLine() int { return d.lineNo }
+
 // Err returns the error that stopped the decoder: a *DecodeError naming
 // file, line and column under on_malformed: fail, or a read error. It is nil
 // at a clean end of file. When Err is not nil, the rows of the batch being

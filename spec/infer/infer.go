@@ -13,7 +13,8 @@
 //     values fit INT), beyond BIGINT DECIMAL(38,0), beyond 38 digits STRING;
 //   - numbers with a point or an exponent DOUBLE, or DECIMAL(p,s) with
 //     Options.Decimals (Spark's prefersDecimal), or when the column also holds
-//     integers of more than 15 digits, which a DOUBLE would round;
+//     integers of more than 15 digits, which a DOUBLE would round; one beyond
+//     DOUBLE's range (1e400, which Spark reads as Infinity) STRING;
 //   - a number with a significant leading zero ("01220") is text: STRING;
 //   - "true"/"false" BOOLEAN; yyyy-MM-dd DATE; ISO timestamps TIMESTAMP, or
 //     TIMESTAMP_NTZ with Options.TimestampNTZ when none carries an offset;
@@ -88,6 +89,8 @@ type Result struct {
 	// them, Malformed the records left out because they are not valid JSON
 	// or CSV.
 	Files, Records, Malformed int
+	// FirstMalformed locates the first record left out, as file:line.
+	FirstMalformed string
 	// Limited says the sample limit stopped the reading before the end of
 	// the files; TotalFiles counts the files that were found.
 	Limited    bool
@@ -240,6 +243,14 @@ func formatOf(name string) string {
 	return ""
 }
 
+// leftOut counts a malformed record, keeping where the first one is.
+func (res *Result) leftOut(f source.FileInfo, line int) {
+	if res.Malformed == 0 {
+		res.FirstMalformed = fmt.Sprintf("%s:%d", f.LocalPath, line)
+	}
+	res.Malformed++
+}
+
 // sampler reads the records of one file's data into o, at most limit of
 // them, counting malformed ones in res; it returns the number of records
 // read and whether the limit left some unread.
@@ -305,7 +316,7 @@ func sampleJSON(data []byte, f source.FileInfo, o *object, res *Result, limit in
 			readJSON(d, rec.field(string(d.Key())))
 		}
 		if _, malformed := d.EndRecord(); malformed {
-			res.Malformed++
+			res.leftOut(f, d.RecordLine())
 			continue
 		}
 		n++
@@ -396,7 +407,7 @@ func sampleCSV(data []byte, f source.FileInfo, opts source.CSVOptions, o *object
 			}
 		}
 		if _, malformed := d.EndRecord(); malformed {
-			res.Malformed++
+			res.leftOut(f, d.RecordLine())
 			continue
 		}
 		n++

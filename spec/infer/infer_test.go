@@ -41,6 +41,9 @@ func TestWidening(t *testing.T) {
 		{[]string{"123456789012345678901234567890123456789", "1"}, "v STRING"},
 		{[]string{"1.5", "2"}, "v DOUBLE"},
 		{[]string{"1e3", "2"}, "v DOUBLE"},
+		{[]string{"1e400", "2"}, "v STRING"},
+		{[]string{"-1.5e309", "0.5"}, "v STRING"},
+		{[]string{"1e-400", "2"}, "v DOUBLE"},
 		{[]string{"12345678901234567", "0.5"}, "v DECIMAL(18,1)"},
 		{[]string{"2024-01-31", "2024-02-01T10:00:00Z"}, "v TIMESTAMP"},
 		{[]string{"2024-01-31", ""}, "v DATE"},
@@ -146,6 +149,33 @@ func TestTableAndParquetSchemas(t *testing.T) {
 		}
 		if res.Format != tc.format || res.Schema.String() != tc.want {
 			t.Errorf("%s: got %s %s, want %s %s", tc.path, res.Format, res.Schema, tc.format, tc.want)
+		}
+	}
+}
+
+// TestMalformedRecordsLeftOut: records the readers find malformed (a JSON
+// number with a leading zero, a CSV quote left open) are left out of the
+// inference, counted, and the first is located by file and line.
+func TestMalformedRecordsLeftOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		n             int
+		want          string
+	}{
+		{"a.json", "{\"v\": 1}\n{\"v\": 01220}\n{\"v\": 2}\n{\"v\": [}\n", 2, "a.json:2"},
+		{"a.csv", "v,w\n1,2\n\"x,3\n", 1, "a.csv:3"},
+	} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(p, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Infer([]string{p}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if res.Malformed != tc.n || res.FirstMalformed != filepath.Join(dir, tc.want) {
+			t.Errorf("%s: %d malformed, first at %q; want %d, first at %s", tc.name, res.Malformed, res.FirstMalformed, tc.n, tc.want)
 		}
 	}
 }

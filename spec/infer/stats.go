@@ -1,6 +1,8 @@
 package infer
 
 import (
+	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/source"
@@ -70,6 +72,8 @@ func (n *node) addText(b []byte, temporalOnly bool) {
 		n.integer = true
 		n.notInt64 = n.notInt64 || !c.Int64
 		n.digits = max(n.digits, c.Digits)
+	case c.Fraction && beyondDouble(b):
+		n.text = true // a DOUBLE would read it as Infinity: keep it as written
 	case c.Fraction:
 		n.fraction = true
 		n.exponent = n.exponent || c.Exponent
@@ -83,6 +87,13 @@ func (n *node) addText(b []byte, temporalOnly bool) {
 	default:
 		n.text = true
 	}
+}
+
+// beyondDouble reports whether a number's magnitude is beyond DOUBLE's
+// range (1e400), which a DOUBLE column reads as Infinity.
+func beyondDouble(b []byte) bool {
+	_, err := strconv.ParseFloat(string(b), 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // merge adds what o saw to n.
