@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -16,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // A flow's checkpoint is a folder under <storage>/checkpoints/<flow>:
@@ -539,44 +538,9 @@ func writeFileAtomic(path string, data []byte) error {
 	})
 }
 
-// writeFileStreamed writes path whole or not at all, so that readers see
-// the old content or the new: write fills a temporary file (buffered),
-// which is synced and renamed, and the folder synced.
+// writeFileStreamed writes path whole or not at all, durably, so that
+// readers see the old content or the new (storage.Write: write fills a
+// buffered temporary object, which Commit makes visible).
 func writeFileStreamed(path string, write func(w io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := delta.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
-	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return storage.WriteFile(path, write)
 }

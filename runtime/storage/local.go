@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -297,31 +298,30 @@ func (l *Local) DeletePrefix(prefix string) error {
 	return os.RemoveAll(l.Path(prefix))
 }
 
-// PruneEmptyFolders removes the empty folders under prefix (a folder key),
-// deepest first, so a folder emptied by its children goes too; prefix
-// itself stays. A store without folders has nothing to prune.
-func (l *Local) PruneEmptyFolders(prefix string) {
-	var dirs []string
-	filepath.WalkDir(l.Path(prefix), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			dirs = append(dirs, p)
+// RemoveEmptyFolders removes those of the folders (keys) and of their
+// parents below the root that are empty, deepest first, so a folder
+// emptied by its children goes too.
+func (l *Local) RemoveEmptyFolders(folders []string) {
+	seen := map[string]bool{}
+	var all []string
+	for _, f := range folders {
+		for f = strings.Trim(f, "/"); f != "" && f != "." && !seen[f]; f = path.Dir(f) {
+			seen[f] = true
+			all = append(all, f)
 		}
-		return nil
-	})
-	if len(dirs) > 0 {
-		dirs = dirs[1:] // the root of the walk
 	}
-	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
-	for _, d := range dirs {
-		os.Remove(d) // fails, as wanted, unless empty
+	slices.SortFunc(all, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	for _, f := range all {
+		os.Remove(l.Path(f)) // fails, as wanted, unless empty
 	}
 }
 
 // FolderPruner is implemented by Stores that have folders (Local), which
 // stay when their last object is deleted.
 type FolderPruner interface {
-	// PruneEmptyFolders removes the empty folders under prefix.
-	PruneEmptyFolders(prefix string)
+	// RemoveEmptyFolders removes the given folders and their parents
+	// below the root when empty.
+	RemoveEmptyFolders(folders []string)
 }
 
 // localLock is an flock(2) held on an open file.

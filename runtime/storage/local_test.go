@@ -171,9 +171,12 @@ func TestLocalDelete(t *testing.T) {
 	if err := s.Delete("d/a/1"); err != nil {
 		t.Errorf("Delete of a missing key: %v, want nil", err)
 	}
-	s.PruneEmptyFolders("d")
+	s.RemoveEmptyFolders([]string{"d/a"})
 	if _, err := os.Stat(s.Path("d/a")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("empty folder d/a stays: %v", err)
+	}
+	if _, err := os.Stat(s.Path("d/b")); err != nil {
+		t.Errorf("folder d/b: %v", err)
 	}
 	if err := s.DeletePrefix("d"); err != nil {
 		t.Fatal(err)
