@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -148,7 +147,7 @@ func newID() string {
 // or refuses to run (checkpointrepair.go); only I/O errors are returned.
 func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]seenSet{}, versions: map[string]int64{}}
-	data, err := os.ReadFile(filepath.Join(dir, "metadata.json"))
+	data, err := storage.ReadFile(filepath.Join(dir, "metadata.json"))
 	if err == nil {
 		if jerr := json.Unmarshal(data, &cp.meta); jerr != nil || cp.meta.ID == "" {
 			cp.damage = append(cp.damage, fmt.Sprintf("metadata.json is corrupt (%v)", jerr))
@@ -351,7 +350,7 @@ func (cp *checkpoint) readCompact(path string) error {
 		}
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -459,7 +458,7 @@ func (cp *checkpoint) compact() error {
 	}
 	for _, c := range compacts {
 		if c.batch < cp.committed {
-			os.Remove(c.path)
+			storage.Remove(c.path)
 		}
 	}
 	for _, sub := range []string{"offsets", "commits"} {
@@ -469,7 +468,7 @@ func (cp *checkpoint) compact() error {
 		}
 		for _, n := range nums {
 			if n < cp.committed-keepBatches {
-				os.Remove(filepath.Join(cp.dir, sub, batchName(n)))
+				storage.Remove(filepath.Join(cp.dir, sub, batchName(n)))
 			}
 		}
 	}
@@ -480,10 +479,7 @@ func batchName(n int64) string { return strconv.FormatInt(n, 10) + ".json" }
 
 // batchNumbers lists the batch numbers of the N<ext> files in dir, sorted.
 func batchNumbers(dir, ext string) ([]int64, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := storage.At(dir).List("", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +499,7 @@ func batchNumbers(dir, ext string) ([]int64, error) {
 }
 
 func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -149,13 +150,29 @@ func (l *Local) Stat(key string) (ObjectInfo, error) {
 	return o, nil
 }
 
-// localReader is an open file and its size.
+// localReader is an open file; its size is read when first asked for.
 type localReader struct {
 	*os.File
-	size int64
+	size int64 // -1 until known
 }
 
-func (r *localReader) Size() int64 { return r.size }
+func (r *localReader) Size() int64 {
+	if r.size < 0 {
+		if st, err := r.File.Stat(); err == nil {
+			r.size = st.Size()
+		}
+	}
+	return max(r.size, 0)
+}
+
+// Restat describes the open file now.
+func (r *localReader) Restat() (ObjectInfo, error) {
+	st, err := r.File.Stat()
+	if err != nil {
+		return ObjectInfo{}, err
+	}
+	return info(filepath.Base(r.Name()), st), nil
+}
 
 // Open opens the file of key.
 func (l *Local) Open(key string) (Reader, error) {
@@ -163,16 +180,7 @@ func (l *Local) Open(key string) (Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("open %s: is a folder, not a file", f.Name())
-	}
-	return &localReader{File: f, size: st.Size()}, nil
+	return &localReader{File: f, size: -1}, nil
 }
 
 // localWriter writes a temporary file that Commit renames to path.
@@ -415,4 +423,22 @@ func createTemp(dir, pattern string) (*os.File, error) {
 		}
 		return f, err
 	}
+}
+
+// Appender is implemented by Stores whose objects can grow while they are
+// read (Local): an update's event log is appended to as the update runs,
+// so that a crash keeps every event written before it.
+type Appender interface {
+	// CreateAppend creates the object of key, failing with ErrExist when
+	// it exists; each Write is visible to readers when it returns.
+	CreateAppend(key string) (io.WriteCloser, error)
+}
+
+// CreateAppend creates the file of key exclusively, for appending.
+func (l *Local) CreateAppend(key string) (io.WriteCloser, error) {
+	path := l.Path(key)
+	if err := mkdirs(filepath.Dir(path), false); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
 }

@@ -87,3 +87,9 @@ func (e errStore) Replace(string, []byte, ...WriteOption) error   { return e.err
 func (e errStore) Delete(string) error                            { return e.err }
 func (e errStore) DeletePrefix(string) error                      { return e.err }
 func (e errStore) Location() string                               { return "" }
+
+// RemoveAll deletes the folder at location and every object in it.
+func RemoveAll(location string) error {
+	s, k := Object(location)
+	return s.DeletePrefix(k)
+}

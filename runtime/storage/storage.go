@@ -208,6 +208,17 @@ func isScheme(s string) bool {
 	return len(s) > 1
 }
 
+// Restat describes the object r reads as it is now: on Local the open
+// file's attributes (a file may grow, or be rewritten in place, while it
+// is read). Where an object is never changed in place it fails with
+// errors.ErrUnsupported: there is nothing to check.
+func Restat(r Reader) (ObjectInfo, error) {
+	if s, ok := r.(interface{ Restat() (ObjectInfo, error) }); ok {
+		return s.Restat()
+	}
+	return ObjectInfo{}, errors.ErrUnsupported
+}
+
 // ReadAll returns the whole object of key.
 func ReadAll(s Store, key string) ([]byte, error) {
 	if l, ok := s.(*Local); ok {
