@@ -70,6 +70,22 @@ func Commit(table string, readVersion int64, actions []Action) (int64, error) {
 	return version, nil
 }
 
+// CommitRetries bounds the retries of a commit that lost a race (Retry).
+const CommitRetries = 10
+
+// Retry runs commit, which reads the table's latest snapshot and commits
+// against it, again while it fails with ErrConflict (another writer
+// committed first), at most CommitRetries times more; it returns commit's
+// last error, or nil.
+func Retry(commit func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := commit()
+		if !errors.Is(err, ErrConflict) || attempt >= CommitRetries {
+			return err
+		}
+	}
+}
+
 // NewMetadata returns the metaData action of a new table: a random UUID id,
 // format parquet, schema s, partition columns (names of s's columns) and
 // table configuration (may be nil).
