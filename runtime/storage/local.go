@@ -66,20 +66,28 @@ func (l *Local) List(prefix string, opts ListOptions) ([]ObjectInfo, error) {
 		}
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b ObjectInfo) int { return strings.Compare(a.Key, b.Key) })
+	if !opts.Unsorted {
+		slices.SortFunc(out, func(a, b ObjectInfo) int { return strings.Compare(a.Key, b.Key) })
+	}
 	return out, nil
 }
 
 // list adds the entries of the folder dir (a key ending in "/", or "")
 // whose names start with namePrefix.
 func (l *Local) list(dir, namePrefix string, opts ListOptions, out *[]ObjectInfo) error {
-	entries, err := os.ReadDir(l.Path(dir))
+	f, err := os.Open(l.Path(dir))
 	if err != nil {
 		return err
 	}
+	entries, err := f.ReadDir(-1) // unsorted: List sorts the keys once
+	f.Close()
+	if err != nil {
+		return err
+	}
+	*out = slices.Grow(*out, len(entries))
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, namePrefix) {
+		if !strings.HasPrefix(name, namePrefix) || opts.Skip != nil && opts.Skip(name) {
 			continue
 		}
 		key := dir + name

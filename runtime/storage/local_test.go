@@ -243,3 +243,26 @@ func TestOpenAndSub(t *testing.T) {
 		t.Errorf("Write that failed: %v, object exists %v", err, ok)
 	}
 }
+
+func TestLocalListSkip(t *testing.T) {
+	s := NewLocal(t.TempDir())
+	for _, k := range []string{"a/x", "a/_tmp/y", "_b/z", "c", "_d"} {
+		put(t, s, k, "")
+	}
+	skip := func(name string) bool { return strings.HasPrefix(name, "_") }
+	if got, want := keys(s.List("", ListOptions{Skip: skip})), []string{"a/x", "c"}; !slices.Equal(got, want) {
+		t.Errorf("List with Skip: %q, want %q", got, want)
+	}
+}
+
+func TestLocalListUnsorted(t *testing.T) {
+	s := NewLocal(t.TempDir())
+	for _, k := range []string{"b", "a/2", "a/1", "c/d/e"} {
+		put(t, s, k, "")
+	}
+	got := keys(s.List("", ListOptions{Unsorted: true, NamesOnly: true}))
+	slices.Sort(got)
+	if want := []string{"a/1", "a/2", "b", "c/d/e"}; !slices.Equal(got, want) {
+		t.Errorf("unsorted List holds %q, want %q", got, want)
+	}
+}

@@ -80,6 +80,13 @@ type ListOptions struct {
 	// NamesOnly allows the Store to leave Size, ModTime and Version zero
 	// when it would have to ask for them one object at a time.
 	NamesOnly bool
+	// Skip, when set, leaves out the objects whose key has an element
+	// below the prefix's folder (a folder's name or the object's) for
+	// which it returns true; Local does not read such folders at all.
+	Skip func(name string) bool
+	// Unsorted tells the Store that the caller does not need the keys in
+	// order, so a Store that would have to sort them (Local) need not.
+	Unsorted bool
 }
 
 // Reader reads one object: it streams from its start (Read) and reads any
