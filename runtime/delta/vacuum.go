@@ -135,7 +135,9 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 
 // vacuumSkips reports whether vacuum leaves a file alone: the log, hidden
 // files and the files of hidden folders other than `_change_data` and
-// partition folders.
+// partition folders. The temporary file of a write that never committed
+// (storage.Local's ".<name>.<random>.tmp", left by a killed writer) is
+// not skipped: it goes once older than the retention.
 func vacuumSkips(rel string) bool {
 	segs := strings.Split(rel, "/")
 	for _, d := range segs[:len(segs)-1] {
@@ -143,7 +145,8 @@ func vacuumSkips(rel string) bool {
 			return true
 		}
 	}
-	return hiddenName(segs[len(segs)-1])
+	name := segs[len(segs)-1]
+	return hiddenName(name) && !(strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp"))
 }
 
 func hiddenName(name string) bool {
