@@ -211,7 +211,7 @@ type dataFileWriter struct {
 func newDataFile(dir, prefix string, worker, seq int, schema types.Schema) (*dataFileWriter, error) {
 	rel := fmt.Sprintf("part-%05d-%s-c%03d.snappy.parquet", worker, prefix, seq)
 	path := filepath.Join(dir, rel)
-	f, err := storage.CreateFile(path)
+	f, err := storage.CreateFile(path, storage.Exclusive)
 	if err != nil {
 		return nil, err
 	}

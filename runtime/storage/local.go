@@ -191,12 +191,14 @@ func (l *Local) Open(key string) (Reader, error) {
 	return &localReader{File: f, size: -1}, nil
 }
 
-// localWriter writes a temporary file that Commit renames to path.
+// localWriter writes a temporary file that Commit renames to path, or
+// (inPlace: Exclusive) the file at path itself.
 type localWriter struct {
 	*os.File
-	path string
-	sync bool
-	done bool
+	path    string
+	sync    bool
+	inPlace bool
+	done    bool
 }
 
 func (w *localWriter) Commit() error {
@@ -211,6 +213,12 @@ func (w *localWriter) Commit() error {
 	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
+	}
+	if w.inPlace {
+		if err != nil {
+			os.Remove(w.path)
+		}
+		return err
 	}
 	if err == nil {
 		err = os.Rename(tmp, w.path)
@@ -241,6 +249,13 @@ func (l *Local) Create(key string, opts ...WriteOption) (Writer, error) {
 	dir := filepath.Dir(path)
 	if err := mkdirs(dir, sync); err != nil {
 		return nil, err
+	}
+	if slices.Contains(opts, Exclusive) {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FileMode)
+		if err != nil {
+			return nil, err
+		}
+		return &localWriter{File: f, path: path, sync: sync, inPlace: true}, nil
 	}
 	f, err := createTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {

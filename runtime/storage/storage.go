@@ -119,6 +119,14 @@ const (
 	// objects their readers can do without, such as a Delta checksum
 	// file. Without it, a committed object survives a crash.
 	NoSync WriteOption = iota + 1
+	// Exclusive says the key is new (Create fails with ErrExist when it
+	// is not) and that nothing reads it before Commit: a data file,
+	// which a Delta commit names only once it is complete. Local then
+	// writes the file under its own name, and Commit only fsyncs it,
+	// sparing the rename and folder fsync of a temporary file; a crash
+	// before Commit leaves a partial file under the key, which nothing
+	// names (vacuum removes it).
+	Exclusive
 )
 
 // Store is a flat namespace of objects under one root.

@@ -26,6 +26,7 @@ func Run(t *testing.T, newStore func(t *testing.T) storage.Store) {
 		{"List", testList},
 		{"CreateVisibleOnCommit", testCreate},
 		{"PutIfAbsent", testPutIfAbsent},
+		{"Exclusive", testExclusive},
 		{"Reader", testReader},
 		{"Delete", testDelete},
 		{"Sub", testSub},
@@ -246,5 +247,31 @@ func testSub(t *testing.T, s storage.Store) {
 	Put(t, sub, "_delta_log/1", "z")
 	if b, _ := storage.ReadAll(s, "t/_delta_log/1"); string(b) != "z" {
 		t.Errorf("Sub: a write lands at %q", b)
+	}
+}
+
+func testExclusive(t *testing.T, s storage.Store) {
+	w, err := s.Create("part-1.parquet", storage.Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(w, "rows")
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := storage.ReadAll(s, "part-1.parquet"); string(b) != "rows" {
+		t.Errorf("after Commit: %q, want rows", b)
+	}
+	if _, err := s.Create("part-1.parquet", storage.Exclusive); !errors.Is(err, storage.ErrExist) {
+		t.Errorf("Exclusive Create of an existing key: %v, want ErrExist", err)
+	}
+	w, err = s.Create("part-2.parquet", storage.Exclusive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(w, "partial")
+	w.Abort()
+	if ok, _ := storage.Exists(s, "part-2.parquet"); ok {
+		t.Error("an aborted Exclusive object exists")
 	}
 }
