@@ -201,7 +201,13 @@ type localWriter struct {
 	done    bool
 }
 
-func (w *localWriter) Commit() error {
+func (w *localWriter) Commit() error { return w.commit(false) }
+
+// commit syncs and closes the file and, unless it was written in place,
+// renames the temporary file to the key's path (replacing its file) or,
+// with link, hard-links it there (failing when the path exists) and
+// removes the temporary name; then it syncs the folder.
+func (w *localWriter) commit(link bool) error {
 	if w.done {
 		return fmt.Errorf("commit %s: already committed or aborted", w.path)
 	}
@@ -209,7 +215,9 @@ func (w *localWriter) Commit() error {
 	tmp := w.Name()
 	err := error(nil)
 	if w.sync {
-		err = w.Sync()
+		if err = w.Sync(); err != nil {
+			err = fmt.Errorf("fsync %s: %w", tmp, err)
+		}
 	}
 	if cerr := w.Close(); err == nil {
 		err = cerr
@@ -220,17 +228,23 @@ func (w *localWriter) Commit() error {
 		}
 		return err
 	}
-	if err == nil {
-		err = os.Rename(tmp, w.path)
-	}
-	if err != nil {
+	switch {
+	case err == nil && link:
+		err = os.Link(tmp, w.path)
+		if rerr := os.Remove(tmp); err == nil && rerr != nil {
+			err = rerr
+		}
+	case err == nil:
+		if err = os.Rename(tmp, w.path); err != nil {
+			os.Remove(tmp)
+		}
+	default:
 		os.Remove(tmp)
-		return err
 	}
-	if w.sync {
-		return syncDir(filepath.Dir(w.path))
+	if err == nil && w.sync {
+		err = syncDir(filepath.Dir(w.path))
 	}
-	return nil
+	return err
 }
 
 func (w *localWriter) Abort() error {
@@ -281,35 +295,17 @@ func (l *Local) Replace(key string, data []byte, opts ...WriteOption) error {
 // it to the key's path, which fails with ErrExist when the path exists;
 // then removes the temporary name and fsyncs the folder.
 func (l *Local) PutIfAbsent(key string, data []byte) error {
-	path := l.Path(key)
-	dir := filepath.Dir(path)
-	if err := mkdirs(dir, true); err != nil {
-		return err
-	}
-	tmp, err := createTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	w, err := l.Create(key)
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	defer os.Remove(name)
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("fsync %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
+	if _, err := w.Write(data); err != nil {
+		w.Abort()
 		return err
 	}
-	if err := os.Link(name, path); err != nil {
-		return err // *LinkError matching fs.ErrExist when path exists
-	}
-	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return syncDir(dir)
+	// os.Link fails with a *LinkError matching fs.ErrExist when the
+	// path exists.
+	return w.(*localWriter).commit(true)
 }
 
 // Delete removes the file of key (or, on Local, an empty folder).
