@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -308,7 +308,7 @@ func (a *AutoCDC[S, T]) nullError(ctx *FlowContext, st *cdcWorker, what, col str
 // jsonRecordLine returns the 1-based line of the n-th record of a
 // JSON-lines file (blank lines hold no record), or 0.
 func jsonRecordLine(path string, n int64) int {
-	f, err := os.Open(path)
+	f, err := storage.OpenFile(path)
 	if err != nil {
 		return 0
 	}

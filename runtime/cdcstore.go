@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -448,8 +448,8 @@ func (st *cdcStore) run(n int, j cdcJob, byKey map[string][]cdcRecord, truncAt [
 		if err != nil {
 			return r, err
 		}
-		if fi, err := os.Stat(filepath.Join(st.stateDir, state)); err == nil {
-			r.state += fi.Size()
+		if fi, err := storage.StatFile(filepath.Join(st.stateDir, state)); err == nil {
+			r.state += fi.Size
 		}
 	}
 	if len(m.changes) > 0 {
@@ -599,7 +599,7 @@ func (st *cdcStore) writeState(job, chunk int, entries []cdcEntry) (string, erro
 // readState reads a leaf's state file into entries sorted by key.
 func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
 	path := filepath.Join(st.stateDir, name)
-	fh, err := os.Open(path)
+	fh, err := storage.OpenFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("table %s: the AUTO CDC state file %s of flow %s is missing: most likely the flow is new or renamed and writes into an existing target "+
 			"(the state of the rows already applied is in the old flow's checkpoint), or the pipeline's storage was removed; nothing was written: run a full refresh: --full-refresh %s",
@@ -609,16 +609,12 @@ func (st *cdcStore) readState(name string) ([]cdcEntry, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
 	schema := st.spec.stateSchema()
 	damaged := func(err error) error {
 		return fmt.Errorf("the AUTO CDC state of flow %s is damaged (%w); it cannot be rebuilt from table %s: nothing was written: run a full refresh: --full-refresh %s",
 			st.spec.flow, err, st.h.name, st.h.name)
 	}
-	r, err := parquetio.Open(path, fh, fi.Size(), schema, nil)
+	r, err := parquetio.Open(path, fh, fh.Size(), schema, nil)
 	if err != nil {
 		return nil, damaged(err)
 	}
@@ -691,13 +687,13 @@ func (st *cdcStore) writeChanges(job int, changes []cdfRow) ([]delta.CDC, error)
 func (st *cdcStore) discard(results []cdcJobResult) {
 	for _, r := range results {
 		for _, a := range r.adds {
-			os.Remove(delta.FilePath(st.h.path, a.Path))
+			storage.Remove(delta.FilePath(st.h.path, a.Path))
 		}
 		for _, s := range r.states {
-			os.Remove(filepath.Join(st.stateDir, s))
+			storage.Remove(filepath.Join(st.stateDir, s))
 		}
 		for _, c := range r.change {
-			os.Remove(delta.FilePath(st.h.path, c.Path))
+			storage.Remove(delta.FilePath(st.h.path, c.Path))
 		}
 	}
 }
@@ -705,13 +701,14 @@ func (st *cdcStore) discard(results []cdcJobResult) {
 // collect removes the state files the table no longer refers to: those of
 // rewritten leaves and of batch attempts that never committed.
 func (st *cdcStore) collect(live map[string]bool) {
-	entries, err := os.ReadDir(st.stateDir)
+	store := storage.At(st.stateDir)
+	entries, err := store.List("", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		if !live[e.Name()] {
-			os.Remove(filepath.Join(st.stateDir, e.Name()))
+			store.Delete(e.Name())
 		}
 	}
 }

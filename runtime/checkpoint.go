@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -9,14 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // A flow's checkpoint is a folder under <storage>/checkpoints/<flow>:
@@ -149,7 +147,7 @@ func newID() string {
 // or refuses to run (checkpointrepair.go); only I/O errors are returned.
 func loadCheckpoint(dir string, meta checkpointMeta) (*checkpoint, error) {
 	cp := &checkpoint{dir: dir, committed: -1, seen: map[string]seenSet{}, versions: map[string]int64{}}
-	data, err := os.ReadFile(filepath.Join(dir, "metadata.json"))
+	data, err := storage.ReadFile(filepath.Join(dir, "metadata.json"))
 	if err == nil {
 		if jerr := json.Unmarshal(data, &cp.meta); jerr != nil || cp.meta.ID == "" {
 			cp.damage = append(cp.damage, fmt.Sprintf("metadata.json is corrupt (%v)", jerr))
@@ -352,7 +350,7 @@ func (cp *checkpoint) readCompact(path string) error {
 		}
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -460,7 +458,7 @@ func (cp *checkpoint) compact() error {
 	}
 	for _, c := range compacts {
 		if c.batch < cp.committed {
-			os.Remove(c.path)
+			storage.Remove(c.path)
 		}
 	}
 	for _, sub := range []string{"offsets", "commits"} {
@@ -470,7 +468,7 @@ func (cp *checkpoint) compact() error {
 		}
 		for _, n := range nums {
 			if n < cp.committed-keepBatches {
-				os.Remove(filepath.Join(cp.dir, sub, batchName(n)))
+				storage.Remove(filepath.Join(cp.dir, sub, batchName(n)))
 			}
 		}
 	}
@@ -481,10 +479,7 @@ func batchName(n int64) string { return strconv.FormatInt(n, 10) + ".json" }
 
 // batchNumbers lists the batch numbers of the N<ext> files in dir, sorted.
 func batchNumbers(dir, ext string) ([]int64, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := storage.At(dir).List("", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -504,7 +499,7 @@ func batchNumbers(dir, ext string) ([]int64, error) {
 }
 
 func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return err
 	}
@@ -539,44 +534,9 @@ func writeFileAtomic(path string, data []byte) error {
 	})
 }
 
-// writeFileStreamed writes path whole or not at all, so that readers see
-// the old content or the new: write fills a temporary file (buffered),
-// which is synced and renamed, and the folder synced.
+// writeFileStreamed writes path whole or not at all, durably, so that
+// readers see the old content or the new (storage.Write: write fills a
+// buffered temporary object, which Commit makes visible).
 func writeFileStreamed(path string, write func(w io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := delta.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
-	return err
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return storage.WriteFile(path, write)
 }

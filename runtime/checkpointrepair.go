@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // A streaming flow's progress is kept twice: in its checkpoint folder and
@@ -327,7 +327,7 @@ func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint, id s
 		}
 		for _, n := range nums {
 			if n > cp.committed || sub == "offsets" {
-				os.Remove(filepath.Join(cp.dir, sub, batchName(n)))
+				storage.Remove(filepath.Join(cp.dir, sub, batchName(n)))
 			}
 		}
 	}
@@ -336,7 +336,7 @@ func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint, id s
 		return err
 	}
 	for _, c := range compacts {
-		os.Remove(c.path)
+		storage.Remove(c.path)
 	}
 	if cp.committed >= 0 {
 		if err := cp.writeCompact(filepath.Join(cp.dir, "compact", strconv.FormatInt(cp.committed, 10)+seenExt)); err != nil {

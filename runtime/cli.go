@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/urfave/cli/v2"
 )
 
@@ -261,6 +262,19 @@ func runOptions(c *cli.Context, stderr io.Writer) (RunOptions, trigger, error) {
 		FullRefreshAll: c.Bool("full-refresh-all"),
 		Stderr:         stderr,
 	}
+	for _, l := range []struct {
+		flag string
+		loc  *string
+	}{{"--warehouse", &opts.Warehouse}, {"--storage", &opts.Storage}} {
+		if *l.loc == "" {
+			continue
+		}
+		dir, err := localLocation(*l.loc)
+		if err != nil {
+			return opts, trigger{}, fmt.Errorf("%s: %w", l.flag, err)
+		}
+		*l.loc = dir
+	}
 	tr, err := parseTrigger(c.String("trigger"))
 	return opts, tr, err
 }
@@ -287,6 +301,22 @@ func commandNames(app *cli.App) []string {
 		}
 	}
 	return names
+}
+
+// localLocation returns the local folder of a warehouse or storage
+// location (a path, or a file: URI), or why it is refused: the runtime
+// reaches its files through runtime/storage, whose only Store is a local
+// folder today.
+func localLocation(loc string) (string, error) {
+	s, err := storage.Open(loc)
+	if err != nil {
+		return "", err
+	}
+	l, ok := s.(*storage.Local)
+	if !ok {
+		return "", fmt.Errorf("%s is not a local folder", loc)
+	}
+	return l.Location(), nil
 }
 
 // PermuteFlags moves a command's flags in front of its positional

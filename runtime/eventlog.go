@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"sync"
 	"time"
 
-	"github.com/pipegen/pipegen/runtime/delta"
+	storagepkg "github.com/pipegen/pipegen/runtime/storage"
 )
 
 // The event log is JSON lines under <storage>/event_log/, one file per
@@ -67,7 +66,7 @@ type sequence struct {
 // eventLog appends events of one update.
 type eventLog struct {
 	mu       sync.Mutex
-	f        *os.File
+	f        io.WriteCloser
 	w        *bufio.Writer
 	seq      int64
 	pipeline string
@@ -77,12 +76,12 @@ type eventLog struct {
 
 // openEventLog creates the update's event file.
 func openEventLog(storage, pipeline, updateID string) (*eventLog, error) {
-	dir := filepath.Join(storage, "event_log")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("event log: %w", err)
+	st, ok := storagepkg.At(storage).(storagepkg.Appender)
+	if !ok {
+		return nil, fmt.Errorf("event log: the storage location %s cannot hold an event log (it does not append)", storage)
 	}
 	name := fmt.Sprintf("%s-%s.jsonl", time.Now().UTC().Format("20060102T150405.000Z"), updateID)
-	f, err := os.OpenFile(filepath.Join(dir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, delta.FileMode)
+	f, err := st.CreateAppend("event_log/" + name)
 	if err != nil {
 		return nil, fmt.Errorf("event log: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // runFlow runs one flow to completion for this update and reports it.
@@ -696,7 +696,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	if old != "" && old != stateFile {
-		os.Remove(filepath.Join(dir, old))
+		storage.Remove(filepath.Join(dir, old))
 	}
 	res.add(ctx, counts, expectationNames(f.Target), h.name)
 	return res, nil
@@ -864,7 +864,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 			if err := u.retireCheckpoint(f); err != nil {
 				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 			}
-			if err := os.RemoveAll(u.checkpointDir(f)); err != nil {
+			if err := storage.RemoveAll(u.checkpointDir(f)); err != nil {
 				return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 			}
 		}
@@ -879,7 +879,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 			Message: fmt.Sprintf("Table %s was reset for a full refresh.", name)})
 		faultPoint("mid-full-refresh")
 	}
-	return tables, os.Remove(intent)
+	return tables, storage.Remove(intent)
 }
 
 // planning reports the refresh technique of a materialized view.

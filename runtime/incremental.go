@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // Incremental refresh of materialized views, with Databricks' technique
@@ -115,7 +115,7 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[s
 		if st.StateFile == "" {
 			return complete("no aggregation state was saved by the previous refresh")
 		}
-		data, err := os.ReadFile(filepath.Join(u.checkpointDir(f), st.StateFile))
+		data, err := storage.ReadFile(filepath.Join(u.checkpointDir(f), st.StateFile))
 		if errors.Is(err, fs.ErrNotExist) {
 			return complete("the aggregation state of the previous refresh is missing")
 		}

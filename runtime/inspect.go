@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -16,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+
+	"github.com/pipegen/pipegen/runtime/storage"
+	storagepkg "github.com/pipegen/pipegen/runtime/storage"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -103,7 +105,7 @@ func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
 	problems := u.checkTableSources()
 	for _, name := range sortedKeys(u.sources) {
 		info := u.sources[name]
-		if st, err := os.Stat(info.Dir); err != nil || !st.IsDir() {
+		if st, err := storage.StatFile(info.Dir); err != nil || !st.Dir() {
 			problems = append(problems, fmt.Sprintf("source %s: folder %s does not exist", name, info.Dir))
 			continue
 		}
@@ -314,7 +316,11 @@ func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Wri
 		storage = filepath.Join(opts.Warehouse, "_pipelines", p.Name)
 	}
 	dir := filepath.Join(storage, "event_log")
-	entries, err := os.ReadDir(dir)
+	log := storagepkg.At(dir)
+	entries, err := log.List("", storagepkg.ListOptions{Shallow: true, NamesOnly: true})
+	if err == nil && len(entries) == 0 {
+		_, err = log.Stat("")
+	}
 	if err != nil {
 		return fmt.Errorf("events: no event log at %s: run an update first", dir)
 	}
@@ -331,7 +337,7 @@ func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Wri
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	for _, n := range names {
-		f, err := os.Open(filepath.Join(dir, n))
+		f, err := log.Open(n)
 		if err != nil {
 			return err
 		}

@@ -6,17 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
-	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // lock is the pipeline's exclusive update lock: an flock(2) on
 // <storage>/lock. The kernel releases it when the process ends, however it
 // ends, so a lock left by a killed run is reclaimed by the next one.
 type lock struct {
-	f *os.File
+	l storage.Lock
 }
 
 // lockInfo is written into the lock file for the message a second run
@@ -32,30 +31,27 @@ type lockInfo struct {
 var ErrLocked = errors.New("another update holds the pipeline's lock")
 
 // acquireLock takes the lock or fails at once with ErrLocked.
-func acquireLock(storage, updateID string) (*lock, error) {
-	if err := os.MkdirAll(storage, 0o755); err != nil {
-		return nil, fmt.Errorf("lock: %w", err)
+func acquireLock(dir, updateID string) (*lock, error) {
+	st, ok := storage.At(dir).(storage.Locker)
+	if !ok {
+		return nil, fmt.Errorf("lock: the storage location %s gives no lock", dir)
 	}
-	path := filepath.Join(storage, "lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, delta.FileMode)
-	if err != nil {
-		return nil, fmt.Errorf("lock: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	host, _ := os.Hostname()
+	info, _ := json.Marshal(lockInfo{PID: os.Getpid(), Update: updateID, Host: host, Started: time.Now().UTC()})
+	l, err := st.Lock("lock", append(info, '\n'))
+	var held *storage.LockedError
+	if errors.As(err, &held) {
 		var info lockInfo
-		data, _ := os.ReadFile(path)
-		f.Close()
-		le := &lockedError{path: path}
-		if json.Unmarshal(data, &info) == nil && info.PID != 0 {
+		le := &lockedError{path: filepath.Join(dir, "lock")}
+		if json.Unmarshal(held.Holder, &info) == nil && info.PID != 0 {
 			le.holder = &info
 		}
 		return nil, le
 	}
-	host, _ := os.Hostname()
-	info, _ := json.Marshal(lockInfo{PID: os.Getpid(), Update: updateID, Host: host, Started: time.Now().UTC()})
-	f.Truncate(0)
-	f.WriteAt(append(info, '\n'), 0)
-	return &lock{f: f}, nil
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	return &lock{l: l}, nil
 }
 
 // lockedError is acquireLock's error when another process holds the
@@ -76,8 +72,4 @@ func (e *lockedError) Error() string {
 func (e *lockedError) Unwrap() error { return ErrLocked }
 
 // release unlocks (the file stays, so the next run can lock it).
-func (l *lock) release() {
-	l.f.Truncate(0)
-	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
-	l.f.Close()
-}
+func (l *lock) release() { l.l.Release() }

@@ -3,14 +3,16 @@ package runtime
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // The metrics file of `run --metrics-file PATH`: Prometheus' text
@@ -183,8 +185,8 @@ func (u *update) writeMetrics(path, result string) error {
 			m.samples[k] += v
 		}
 	}
-	// A temporary file beside path (.tmp-*: the textfile collector reads
-	// only *.prom) renamed over it.
+	// A temporary file beside path (.<name>.*.tmp: the textfile collector
+	// reads only *.prom) renamed over it.
 	if err := writeFileAtomic(path, renderMetrics(m.samples)); err != nil {
 		return fmt.Errorf("--metrics-file: %w", err)
 	}
@@ -231,8 +233,8 @@ func formatMetricValue(v float64) string {
 // file that is not a metrics file is refused rather than replaced.
 func readMetricsFile(path string) (map[string]float64, error) {
 	out := map[string]float64{}
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
+	f, err := storage.OpenFile(path)
+	if errors.Is(err, storage.ErrNotExist) {
 		return out, nil
 	}
 	if err != nil {

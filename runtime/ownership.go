@@ -165,7 +165,7 @@ func (h *tableHandle) ownedBy(m delta.Metadata) bool {
 func (h *tableHandle) adopt() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for attempt := 0; ; attempt++ {
+	return delta.Retry(func() error {
 		s, err := h.meta()
 		if err != nil {
 			return err
@@ -182,12 +182,9 @@ func (h *tableHandle) adopt() error {
 		_, err = delta.Append(h.path, s, nil, delta.WriteOptions{Metadata: &m, Operation: "SET TBLPROPERTIES",
 			OperationParameters: map[string]any{"properties": fmt.Sprintf("{%q:%q,%q:%q}",
 				PipelineIDProperty, h.owner.ID, PipelineNameProperty, h.owner.Name)}})
-		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
-			continue
-		}
 		if err != nil {
 			return fmt.Errorf("table %s: record its pipeline: %w", h.name, err)
 		}
 		return nil
-	}
+	})
 }

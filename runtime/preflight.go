@@ -3,11 +3,11 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -120,20 +120,24 @@ func (u *update) nearestTable(path string) string {
 		return ""
 	}
 	var names []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		switch {
-		case err != nil || !d.IsDir():
-		case d.Name() == "_pipelines" && filepath.Dir(p) == filepath.Clean(root):
-			return filepath.SkipDir
-		case d.Name() == "_delta_log":
-			if r, err := filepath.Rel(root, filepath.Dir(p)); err == nil {
-				names = append(names, strings.ReplaceAll(filepath.ToSlash(r), "/", "."))
+	// catalog/schema/table/_delta_log/: folders at most three deep, out
+	// of the pipelines' storage.
+	wh := storage.At(root)
+	var walk func(prefix string, depth int)
+	walk = func(prefix string, depth int) {
+		entries, _ := wh.List(prefix, storage.ListOptions{Shallow: true, NamesOnly: true})
+		for _, e := range entries {
+			switch {
+			case !e.Dir() || prefix == "" && e.Key == "_pipelines/":
+			case e.Name() == "_delta_log":
+				if prefix != "" {
+					names = append(names, strings.ReplaceAll(strings.TrimSuffix(prefix, "/"), "/", "."))
+				}
+			case depth < 3:
+				walk(e.Key, depth+1)
 			}
-			return filepath.SkipDir
-		case strings.Count(filepath.ToSlash(strings.TrimPrefix(p, root)), "/") > 3:
-			return filepath.SkipDir
 		}
-		return nil
-	})
+	}
+	walk("", 0)
 	return types.Suggest(strings.ReplaceAll(filepath.ToSlash(rel), "/", "."), names)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -73,7 +73,7 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 	var added newColumnsCollector
 	err := runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
 		f := files[i]
-		fh, err := os.Open(f.LocalPath)
+		fh, err := storage.OpenFile(f.LocalPath)
 		if errors.Is(err, fs.ErrNotExist) {
 			if !s.IgnoreMissingFiles {
 				return missingFileError(s.Name, f.Path, batch)
@@ -103,7 +103,7 @@ func (s *FileSource[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		ctx.metrics.inputBytes.Add(f.Size)
 		ctx.metrics.rescuedRows.Add(stats.Rescued)
 		ctx.metrics.malformed.Add(stats.Malformed)
-		if st, serr := fh.Stat(); serr == nil {
+		if st, serr := storage.Restat(fh); serr == nil {
 			// Still being written, or rewritten in place, while listed
 			// and read: it was read as listed.
 			if now, listed := fileInfoOf(st), f; stampOf(now) != stampOf(listed) {
@@ -146,8 +146,8 @@ func (e *flowError) Error() string { return e.err.Error() }
 func (e *flowError) Unwrap() error { return e.err }
 
 // fileInfoOf is the FileInfo size and time of an open file's attributes.
-func fileInfoOf(st fs.FileInfo) source.FileInfo {
-	return source.FileInfo{Size: st.Size(), ModificationTime: types.Timestamp(st.ModTime().Truncate(time.Millisecond).UnixMicro())}
+func fileInfoOf(st storage.ObjectInfo) source.FileInfo {
+	return source.FileInfo{Size: st.Size, ModificationTime: types.Timestamp(st.ModTime.Truncate(time.Millisecond).UnixMicro())}
 }
 
 func (s *TableSource[T]) relationName() string { return s.Name }

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	storagepkg "github.com/pipegen/pipegen/runtime/storage"
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/source"
@@ -69,7 +70,7 @@ func SchemaLogPath(storage, sourceName string) string {
 // ReadSchemaLog reads the schema log of source; found is false when the
 // source has none.
 func ReadSchemaLog(storage, sourceName string) (log SchemaLog, found bool, err error) {
-	b, err := os.ReadFile(SchemaLogPath(storage, sourceName))
+	b, err := storagepkg.ReadFile(SchemaLogPath(storage, sourceName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return log, false, nil
 	}
@@ -209,14 +210,9 @@ func (u *update) recordSchemaChange(f *Flow, sourceName string, cols []types.Fie
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("schema log of source %s: %w", sourceName, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), delta.FileMode); err != nil {
-		return fmt.Errorf("schema log of source %s: %w", sourceName, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	// Not fsynced, as before: a schema log lost by a crash is written
+	// again by the next run that sees the new columns.
+	if err := storagepkg.ReplaceFile(path, append(b, '\n'), storagepkg.NoSync); err != nil {
 		return fmt.Errorf("schema log of source %s: %w", sourceName, err)
 	}
 	e := &SchemaChangeError{Source: sourceName, Columns: cols, Widened: widened, Log: path}

@@ -3,14 +3,13 @@ package runtime
 import (
 	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -188,7 +187,7 @@ func (s *Sink[T]) abort() {
 	}
 	s.discardPartitions()
 	for _, f := range s.files {
-		os.Remove(f.path)
+		storage.Remove(f.path)
 	}
 	s.files = nil
 }
@@ -200,7 +199,7 @@ type dataFileWriter struct {
 	path, rel string
 	// partitionValues go to the finished dataFile.
 	partitionValues map[string]string
-	f               *os.File
+	f               storage.Writer
 	buf             *bufio.Writer
 	w               *parquetio.Writer
 	rows            int64
@@ -212,10 +211,7 @@ type dataFileWriter struct {
 func newDataFile(dir, prefix string, worker, seq int, schema types.Schema) (*dataFileWriter, error) {
 	rel := fmt.Sprintf("part-%05d-%s-c%03d.snappy.parquet", worker, prefix, seq)
 	path := filepath.Join(dir, rel)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, delta.FileMode)
+	f, err := storage.CreateFile(path, storage.Exclusive)
 	if err != nil {
 		return nil, err
 	}
@@ -232,29 +228,25 @@ func (d *dataFileWriter) write(rows []parquet.Row) error {
 	return nil
 }
 
-// finish completes the file and makes it durable: a commit must never name
-// a file that is not completely on disk.
+// finish completes the file and makes it durable and visible (Commit): a
+// commit must never name a file that is not complete in the storage.
 func (d *dataFileWriter) finish() (dataFile, error) {
 	info, err := d.w.Close()
 	if err == nil {
 		err = d.buf.Flush()
 	}
 	if err == nil {
-		err = d.f.Sync()
-	}
-	if cerr := d.f.Close(); err == nil {
-		err = cerr
+		err = d.f.Commit()
 	}
 	if err != nil {
-		os.Remove(d.path)
+		d.f.Abort()
 		return dataFile{}, fmt.Errorf("write %s: %w", d.path, err)
 	}
 	return dataFile{path: d.path, rel: d.rel, size: info.Size, rows: info.NumRecords, stats: info.Stats, partitionValues: d.partitionValues}, nil
 }
 
 func (d *dataFileWriter) discard() {
-	d.f.Close()
-	os.Remove(d.path)
+	d.f.Abort()
 }
 
 // StringValue returns a Parquet BYTE_ARRAY value holding s without copying

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -220,7 +220,7 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 	s := ctx.state()
 	dir := stateDir(cp)
 	if cp.committed >= 0 {
-		data, err := os.ReadFile(filepath.Join(dir, stateName(cp.committed)))
+		data, err := storage.ReadFile(filepath.Join(dir, stateName(cp.committed)))
 		if errors.Is(err, fs.ErrNotExist) {
 			name := f.Target.DatasetName()
 			return fmt.Errorf("the state of micro-batch %d is missing from the flow's checkpoint %s (the flow kept no state before, or the file was removed): a full refresh of %s is required: run with --full-refresh %s",
@@ -293,10 +293,7 @@ func (u *update) saveStreamState(f *Flow, cp *checkpoint, off *batchOffsets, ctx
 // pruneStreamState removes the state files of dir other than keep's, and
 // temporary files left by an interrupted write.
 func pruneStreamState(dir string, keep int64) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	entries, err := storage.At(dir).List("", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err != nil {
 		return err
 	}
@@ -305,8 +302,8 @@ func pruneStreamState(dir string, keep int64) error {
 		if name == stateName(keep) {
 			continue
 		}
-		if _, err := strconv.ParseInt(strings.TrimSuffix(name, ".bin"), 10, 64); err == nil && strings.HasSuffix(name, ".bin") || strings.HasPrefix(name, ".tmp-") {
-			os.Remove(filepath.Join(dir, name))
+		if _, err := strconv.ParseInt(strings.TrimSuffix(name, ".bin"), 10, 64); err == nil && strings.HasSuffix(name, ".bin") || strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") {
+			storage.Remove(filepath.Join(dir, name))
 		}
 	}
 	return nil

@@ -86,9 +86,6 @@ func (t *txnAction) alreadyCommitted(table string, s *delta.Snapshot) error {
 	return nil
 }
 
-// commitRetries bounds the retries of a commit that lost a race.
-const commitRetries = 10
-
 func newTableHandle(name, path string, desc *tableDesc) *tableHandle {
 	return &tableHandle{name: name, path: path, desc: desc}
 }
@@ -423,7 +420,7 @@ func partitionList(cols []string) string {
 func (h *tableHandle) ensure(d *tableDesc) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for attempt := 0; ; attempt++ {
+	return delta.Retry(func() error {
 		s, err := h.meta()
 		if err != nil {
 			return err
@@ -474,15 +471,11 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 				opts.OperationParameters = map[string]any{"typeChanges": changes}
 			}
 		}
-		_, err = delta.Append(h.path, s, nil, opts)
-		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
-			continue
-		}
-		if err != nil {
+		if _, err = delta.Append(h.path, s, nil, opts); err != nil {
 			return fmt.Errorf("table %s: %w", h.name, err)
 		}
 		return nil
-	}
+	})
 }
 
 func partitionJSON(cols []string) string {
@@ -520,7 +513,7 @@ func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, wi
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	txn.apply(&opts)
-	for attempt := 0; ; attempt++ {
+	return delta.Retry(func() error {
 		load := h.meta
 		if withFiles {
 			load = h.snapshot
@@ -535,15 +528,11 @@ func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, wi
 		if err := txn.alreadyCommitted(h.name, s); err != nil {
 			return err
 		}
-		err = write(s, opts)
-		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
-			continue
-		}
-		if err != nil {
+		if err := write(s, opts); err != nil {
 			return fmt.Errorf("commit %s: %w", h.name, err)
 		}
 		return nil
-	}
+	})
 }
 
 // commitReplace replaces the table's contents (and schema) with files in
@@ -552,7 +541,7 @@ func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnActi
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	adds := h.adds(files)
-	for attempt := 0; ; attempt++ {
+	return delta.Retry(func() error {
 		s, err := h.snapshot()
 		if err != nil {
 			return err
@@ -579,15 +568,11 @@ func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnActi
 				return err
 			}
 		}
-		_, err = delta.Overwrite(h.path, s, adds, opts)
-		if errors.Is(err, delta.ErrConflict) && attempt < commitRetries {
-			continue
-		}
-		if err != nil {
+		if _, err = delta.Overwrite(h.path, s, adds, opts); err != nil {
 			return fmt.Errorf("commit %s: %w", h.name, err)
 		}
 		return nil
-	}
+	})
 }
 
 // truncate removes every row of the table for a full refresh and resets

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -263,37 +263,13 @@ func writeCheckpointFile(path string, rows [][]any) (int64, error) {
 }
 
 // writeLogFile replaces a file of `_delta_log` atomically.
-func writeLogFile(path string, data []byte) error {
-	return replaceLogFile(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
+func writeLogFile(path string, data []byte) error { return storage.ReplaceFile(path, data) }
 
-// replaceLogFile writes a file of `_delta_log` with write into a hidden
-// temporary file, syncs it and renames it to path, so that readers see
-// the old content or the new, never a part.
+// replaceLogFile writes a file of `_delta_log` with write, atomically and
+// durably (storage.Write), so that readers see the old content or the
+// new, never a part.
 func replaceLogFile(path string, write func(w io.Writer) error) error {
-	dir := filepath.Dir(path)
-	tmp, err := CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	err = write(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err == nil {
-		err = syncDir(dir)
-	}
-	return err
+	return storage.WriteFile(path, write)
 }
 
 // CleanupExpiredLogs removes the log files a reader no longer needs, as
@@ -311,8 +287,8 @@ func CleanupExpiredLogs(table string, retention time.Duration, now time.Time, dr
 	}
 	cutoff := now.Add(-retention)
 	old := func(path string) bool {
-		fi, err := os.Stat(path)
-		return err == nil && !fi.ModTime().After(cutoff)
+		fi, err := storage.StatFile(path)
+		return err == nil && !fi.ModTime.After(cutoff)
 	}
 	// The first version whose commit is not expired bounds C.
 	limit := l.latest() + 1
@@ -345,7 +321,7 @@ func CleanupExpiredLogs(table string, retention time.Duration, now time.Time, dr
 			}
 		}
 	}
-	entries, err := os.ReadDir(LogDir(table))
+	entries, err := storage.At(table).List("_delta_log/", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +342,7 @@ func CleanupExpiredLogs(table string, retention time.Duration, now time.Time, dr
 		return removed, nil
 	}
 	for _, p := range removed {
-		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+		if err := storage.Remove(p); err != nil {
 			return removed, fmt.Errorf("table %s: clean up %s: %w", table, filepath.Base(p), err)
 		}
 	}

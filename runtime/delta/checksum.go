@@ -3,10 +3,11 @@ package delta
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // VersionChecksum is a version checksum file, `_delta_log/<version>.crc`
@@ -44,7 +45,7 @@ func ChecksumPath(table string, version int64) string {
 // transactions (unreadable, incomplete or without setTransactions), in
 // which case readers replay the log instead.
 func ReadChecksum(table string, version int64) (c VersionChecksum, ok bool) {
-	data, err := os.ReadFile(ChecksumPath(table, version))
+	data, err := storage.ReadFile(ChecksumPath(table, version))
 	if err != nil {
 		return VersionChecksum{}, false
 	}
@@ -143,8 +144,8 @@ func writeChecksumAfter(table string, readVersion, version int64, actions []Acti
 	writeChecksum(table, version, sum)
 }
 
-// writeChecksum writes a checksum file: to a hidden temporary name, then
-// renamed. It is not fsynced: a checksum lost or torn by a crash is
+// writeChecksum writes a checksum file atomically, without fsync
+// (storage.NoSync): a checksum lost or torn by a crash is
 // ignored by ReadChecksum, and the commit it describes is durable.
 func writeChecksum(table string, version int64, sum VersionChecksum) {
 	sum.Metadata = sum.Metadata.complete()
@@ -152,21 +153,7 @@ func writeChecksum(table string, version int64, sum VersionChecksum) {
 	if err != nil {
 		return
 	}
-	path := ChecksumPath(table, version)
-	tmp, err := CreateTemp(LogDir(table), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
+	storage.ReplaceFile(ChecksumPath(table, version), data, storage.NoSync)
 }
 
 // snapshot returns the snapshot without files of the version c describes.

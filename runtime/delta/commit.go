@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -34,10 +33,10 @@ func (e *ConflictError) Error() string {
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // Commit writes actions as version readVersion+1 of the table ("Creation of
-// New Log Entries"): the JSON lines go to a hidden temporary file in
-// `_delta_log` that is fsynced, then hard-linked to the version's name,
-// which fails if the name exists, so a commit is never overwritten; then the
-// temporary file is removed and the directory fsynced. readVersion is -1
+// New Log Entries") with the Store's PutIfAbsent, which fails if the
+// version exists, so a commit is never overwritten (storage.Local: a
+// hidden temporary file in `_delta_log`, fsynced, hard-linked to the
+// version's name, then the directory fsynced). readVersion is -1
 // for a new table, whose first commit must hold a protocol and a metaData
 // action. It returns the new version, or a *ConflictError (ErrConflict)
 // when another writer won the race for that version.
@@ -60,58 +59,31 @@ func Commit(table string, readVersion int64, actions []Action) (int64, error) {
 	if err != nil {
 		return -1, fmt.Errorf("commit %s: %w", table, err)
 	}
-	dir := LogDir(table)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return -1, fmt.Errorf("commit %s: %w", table, err)
-	}
-	if version == 0 {
-		if err := syncDir(table); err != nil {
-			return -1, fmt.Errorf("commit %s: %w", table, err)
-		}
-		_ = syncDir(filepath.Dir(table)) // best effort: the table directory may be new too
-	}
-	tmp, err := CreateTemp(dir, fmt.Sprintf(".%020d.json.*.tmp", version))
-	if err != nil {
-		return -1, fmt.Errorf("commit %s: %w", table, err)
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName)
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return -1, fmt.Errorf("commit %s: write %s: %w", table, tmpName, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return -1, fmt.Errorf("commit %s: fsync %s: %w", table, tmpName, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return -1, fmt.Errorf("commit %s: %w", table, err)
-	}
-	if err := os.Link(tmpName, CommitPath(table, version)); err != nil {
-		if errors.Is(err, fs.ErrExist) {
+	// PutIfAbsent creates the log's folders durably (the table's too, for
+	// version 0) and fails with ErrExist when the version exists.
+	if err := storage.At(table).PutIfAbsent(commitKey(version), data); err != nil {
+		if errors.Is(err, storage.ErrExist) {
 			return -1, &ConflictError{Table: table, Version: version}
 		}
-		return -1, fmt.Errorf("commit %s: link version %d: %w", table, version, err)
-	}
-	if err := os.Remove(tmpName); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return -1, fmt.Errorf("commit %s: %w", table, err)
-	}
-	if err := syncDir(dir); err != nil {
-		return -1, fmt.Errorf("commit %s: %w", table, err)
+		return -1, fmt.Errorf("commit %s: version %d: %w", table, version, err)
 	}
 	return version, nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
+// CommitRetries bounds the retries of a commit that lost a race (Retry).
+const CommitRetries = 10
+
+// Retry runs commit, which reads the table's latest snapshot and commits
+// against it, again while it fails with ErrConflict (another writer
+// committed first), at most CommitRetries times more; it returns commit's
+// last error, or nil.
+func Retry(commit func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := commit()
+		if !errors.Is(err, ErrConflict) || attempt >= CommitRetries {
+			return err
+		}
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("fsync %s: %w", dir, err)
-	}
-	return nil
 }
 
 // NewMetadata returns the metaData action of a new table: a random UUID id,

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // DeletionVector is the deletion vector descriptor of an add or remove
@@ -181,7 +181,7 @@ func decodeBitmapArray(data []byte) (*roaring64.Bitmap, error) {
 // readDVFile reads one vector's bitmap data (magic number included) from
 // a deletion vector file, checking its size and CRC.
 func readDVFile(path string, dv *DeletionVector) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := storage.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -221,7 +221,7 @@ func (l *FileLayout) partitionValues(pv PartitionValues) map[string]string {
 // out. want's field names are logical (the table schema's); rows come in
 // want's canonical layout.
 func (l *FileLayout) Open(local string, pv PartitionValues, dv *DeletionVector, want types.Schema) (*FileReader, error) {
-	f, err := os.Open(local)
+	f, err := storage.OpenFile(local)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: data file %s: %w", l.table, local, err)
 	}
@@ -233,16 +233,12 @@ func (l *FileLayout) Open(local string, pv PartitionValues, dv *DeletionVector, 
 	return r, nil
 }
 
-func (l *FileLayout) open(local string, f *os.File, pv PartitionValues, dv *DeletionVector, want types.Schema) (*FileReader, error) {
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("table %s: data file %s: %w", l.table, local, err)
-	}
+func (l *FileLayout) open(local string, f storage.Reader, pv PartitionValues, dv *DeletionVector, want types.Schema) (*FileReader, error) {
 	phys := want
 	if l.mapping != nil {
 		var ff *fileField
 		if l.mode == "id" {
-			pf, err := parquet.OpenFile(f, info.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+			pf, err := parquet.OpenFile(f, f.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 			if err != nil {
 				return nil, fmt.Errorf("table %s: read %s: not a readable Parquet file: %w", l.table, local, err)
 			}
@@ -261,11 +257,11 @@ func (l *FileLayout) open(local string, f *os.File, pv PartitionValues, dv *Dele
 			}
 		}
 	}
-	r, err := parquetio.Open(local, f, info.Size(), phys, l.partitionValues(pv))
+	r, err := parquetio.Open(local, f, f.Size(), phys, l.partitionValues(pv))
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", l.table, err)
 	}
-	fr := &FileReader{Reader: r, f: f, size: info.Size()}
+	fr := &FileReader{Reader: r, f: f, size: f.Size()}
 	if dv != nil {
 		if fr.deleted, err = dv.Load(l.table); err != nil {
 			r.Close()
@@ -279,7 +275,7 @@ func (l *FileLayout) open(local string, f *os.File, pv PartitionValues, dv *Dele
 // file that its deletion vector does not delete.
 type FileReader struct {
 	*parquetio.Reader
-	f    *os.File
+	f    storage.Reader
 	size int64
 	// deleted are the row indexes the deletion vector deletes; row is
 	// the index of the next file row.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -33,8 +33,11 @@ func LogDir(table string) string { return filepath.Join(table, "_delta_log") }
 // CommitPath returns the path of the commit file of a version:
 // `_delta_log/<version as 20 digits>.json`.
 func CommitPath(table string, version int64) string {
-	return filepath.Join(LogDir(table), fmt.Sprintf("%020d.json", version))
+	return filepath.Join(table, filepath.FromSlash(commitKey(version)))
 }
+
+// commitKey is the key of a version's commit in the table's Store.
+func commitKey(version int64) string { return fmt.Sprintf("_delta_log/%020d.json", version) }
 
 var (
 	commitName     = regexp.MustCompile(`^(\d{20})\.json$`)
@@ -50,12 +53,12 @@ type logListing struct {
 }
 
 func listLog(table string) (*logListing, error) {
-	entries, err := os.ReadDir(LogDir(table))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("table %s: %w", table, ErrNoTable)
-	}
+	entries, err := storage.At(table).List("_delta_log/", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("table %s: list log: %w", table, err)
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("table %s: %w", table, ErrNoTable)
 	}
 	l := &logListing{checkpoints: map[int64][]string{}}
 	parts := map[int64]map[int][]string{} // version → part count → files
@@ -339,7 +342,7 @@ func checkReadable(table string, p Protocol, m Metadata) error {
 
 // readCommitFile reads the actions of one JSON commit.
 func readCommitFile(path string) ([]Action, error) {
-	data, err := os.ReadFile(path)
+	data, err := storage.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read commit: %w", err)
 	}
@@ -445,7 +448,7 @@ func (st *state) loadSidecars(table string, paths []string) error {
 // writtenByPipegen reports whether a checkpoint file was written by
 // pipegen (WriteCheckpoint), whose rows are ordered: protocol, metaData,
 // the txns, then the adds and removes.
-func writtenByPipegen(f *os.File, size int64) bool {
+func writtenByPipegen(f io.ReaderAt, size int64) bool {
 	pf, err := parquet.OpenFile(f, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	return err == nil && strings.HasPrefix(pf.Metadata().CreatedBy, "pipegen")
 }
@@ -494,22 +497,18 @@ func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 	if strings.HasSuffix(path, ".json") {
 		return st.loadJSONCheckpoint(filepath.Dir(filepath.Dir(path)), path, want[1].Name == checkpointSchema[1].Name)
 	}
-	f, err := os.Open(path)
+	f, err := storage.OpenFile(path)
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("read checkpoint: %w", err)
-	}
-	r, err := parquetio.Open(path, f, info.Size(), want, nil)
+	r, err := parquetio.Open(path, f, f.Size(), want, nil)
 	if err != nil {
 		return fmt.Errorf("read checkpoint: %w", err)
 	}
 	defer r.Close()
 	var rows [][]any
-	if metaOnly := want[1].Name != checkpointSchema[1].Name; metaOnly && writtenByPipegen(f, info.Size()) {
+	if metaOnly := want[1].Name != checkpointSchema[1].Name; metaOnly && writtenByPipegen(f, f.Size()) {
 		rows, err = leadingActions(r, want)
 	} else {
 		rows, err = r.ReadAll()
@@ -670,7 +669,7 @@ type LastCheckpoint struct {
 // ReadLastCheckpoint reads `_last_checkpoint`; ok is false when the table
 // has none.
 func ReadLastCheckpoint(table string) (lc LastCheckpoint, ok bool, err error) {
-	data, err := os.ReadFile(filepath.Join(LogDir(table), "_last_checkpoint"))
+	data, err := storage.ReadAll(storage.At(table), "_delta_log/_last_checkpoint")
 	if errors.Is(err, fs.ErrNotExist) {
 		return lc, false, nil
 	}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -108,8 +108,8 @@ func ReadCommit(table string, version int64) (CommitEntry, error) {
 		}
 	}
 	if c.Timestamp == 0 {
-		if fi, err := os.Stat(path); err == nil {
-			c.Timestamp = fi.ModTime().UnixMilli()
+		if fi, err := storage.StatFile(path); err == nil {
+			c.Timestamp = fi.ModTime.UnixMilli()
 		}
 	}
 	return c, nil

@@ -1,13 +1,11 @@
 package delta
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
+
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // The latest state of each table this process has read is kept, so that
@@ -45,21 +43,16 @@ func cacheOf(table string) *tableCache {
 // fileStamp identifies one file: a table deleted and created again at the
 // same path has other files, so its cached state is dropped.
 type fileStamp struct {
-	size, mtime int64
-	ino         uint64
-	ok          bool
+	version string // storage.ObjectInfo.Version
+	ok      bool
 }
 
 func stampFile(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
+	fi, err := storage.StatFile(path)
+	if err != nil || fi.Version == "" {
 		return fileStamp{}
 	}
-	s := fileStamp{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ok: true}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ino = st.Ino
-	}
-	return s
+	return fileStamp{version: fi.Version, ok: true}
 }
 
 // stampOf stamps the commit of version v, or its checkpoint when the
@@ -76,14 +69,8 @@ func (c *tableCache) valid(table string) bool {
 }
 
 func exists(path string) (bool, error) {
-	_, err := os.Stat(path)
-	if err == nil {
-		return true, nil
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	return false, err
+	s, k := storage.Object(path)
+	return storage.Exists(s, k)
 }
 
 // hintedCheckpoint returns the version and part files of the checkpoint

@@ -1,14 +1,12 @@
 package delta
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // VacuumOptions configure Vacuum.
@@ -91,58 +89,37 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 	if err != nil {
 		return res, err
 	}
-	var dirs []string
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if path == root {
-			return nil
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if name == "_delta_log" || (hiddenName(name) && name != "_change_data" && !strings.Contains(name, "=")) {
-				return filepath.SkipDir
-			}
-			dirs = append(dirs, path)
-			return nil
-		}
-		if hiddenName(name) {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, path)
-		rel = filepath.ToSlash(rel)
-		if valid[rel] || valid[pathKey(EncodePath(rel))] || valid[path] {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return nil // removed meanwhile
-		}
-		if info.ModTime().After(cutoff) {
-			return nil
-		}
-		res.Files = append(res.Files, rel)
-		res.Bytes += info.Size()
-		return nil
-	})
+	store := storage.At(table)
+	objects, err := store.List("", storage.ListOptions{})
 	if err != nil {
 		return res, fmt.Errorf("table %s: vacuum: %w", table, err)
 	}
-	slices.Sort(res.Files)
+	var dirs []string
+	for _, o := range objects {
+		rel := o.Key
+		if vacuumSkips(rel) {
+			continue
+		}
+		if i := strings.LastIndexByte(rel, '/'); i > 0 {
+			dirs = append(dirs, rel[:i])
+		}
+		if valid[rel] || valid[pathKey(EncodePath(rel))] || valid[filepath.Join(root, filepath.FromSlash(rel))] {
+			continue
+		}
+		if o.ModTime.After(cutoff) {
+			continue
+		}
+		res.Files = append(res.Files, rel)
+		res.Bytes += o.Size
+	}
 	if !opts.DryRun {
 		for _, rel := range res.Files {
-			if err := os.Remove(filepath.Join(root, filepath.FromSlash(rel))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := store.Delete(rel); err != nil {
 				return res, fmt.Errorf("table %s: vacuum: %w", table, err)
 			}
 		}
-		// Deepest first, so a folder emptied by its children goes too.
-		slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
-		for _, d := range dirs {
-			os.Remove(d) // fails, as wanted, unless empty
+		if p, ok := store.(storage.FolderPruner); ok {
+			p.RemoveEmptyFolders(dirs)
 		}
 	}
 	logs, err := CleanupExpiredLogs(table, TableDuration(snap.Metadata.Configuration, LogRetentionProperty, DefaultLogRetention), now, opts.DryRun)
@@ -154,6 +131,22 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 		res.LogFiles = append(res.LogFiles, filepath.ToSlash(rel))
 	}
 	return res, nil
+}
+
+// vacuumSkips reports whether vacuum leaves a file alone: the log, hidden
+// files and the files of hidden folders other than `_change_data` and
+// partition folders. The temporary file of a write that never committed
+// (storage.Local's ".<name>.<random>.tmp", left by a killed writer) is
+// not skipped: it goes once older than the retention.
+func vacuumSkips(rel string) bool {
+	segs := strings.Split(rel, "/")
+	for _, d := range segs[:len(segs)-1] {
+		if d == "_delta_log" || (hiddenName(d) && d != "_change_data" && !strings.Contains(d, "=")) {
+			return true
+		}
+	}
+	name := segs[len(segs)-1]
+	return hiddenName(name) && !(strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp"))
 }
 
 func hiddenName(name string) bool {

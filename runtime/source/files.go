@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -102,9 +102,6 @@ type Entry struct {
 	// dir and name make the file's local path (see LocalPath): the
 	// folder's path is shared by its entries.
 	dir, name string
-	// link marks a symbolic link, which Stat follows and keeps only when
-	// it leads to a regular file.
-	link bool
 	// info is set when the root itself is a file, already stat-ed.
 	info *FileInfo
 }
@@ -119,13 +116,14 @@ func (e Entry) LocalPath() string {
 
 // ListNames lists the names under root as List does (the same hidden-file
 // rules, links and errors), without reading any file's attributes: one
-// unsorted directory read per folder, one string per file for its URI.
+// directory read per folder (storage.Store.List with NamesOnly), one
+// string per file for its URI.
 func ListNames(root string) (*Listing, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
-	st, err := os.Stat(abs)
+	st, err := storage.StatFile(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("landing folder %s does not exist: create it or fix files.path: %w", root, err)
@@ -133,65 +131,39 @@ func ListNames(root string) (*Listing, error) {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
 	l := &Listing{Root: root}
-	if !st.IsDir() {
+	if !st.Dir() {
 		fi := fileInfo(abs, st)
 		l.Entries = []Entry{{Path: fi.Path, name: abs, info: &fi}}
 		return l, nil
 	}
 	// A root that is a link is read: its files are named under the root.
-	walk, err := filepath.EvalSymlinks(abs)
+	objects, err := storage.At(abs).List("", storage.ListOptions{NamesOnly: true, Skip: Hidden, Unsorted: true})
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
-	if err := l.walk(walk, abs); err != nil {
-		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
+	l.Entries = make([]Entry, 0, len(objects))
+	// A folder's entries come together (in no set order): its local path
+	// and URI are made once, and a file name of plain characters is
+	// appended to the folder's URI instead of encoding its whole path.
+	folder, dir, dirURI := "", abs, strings.TrimSuffix(FileURI(abs), "/")
+	for _, o := range objects {
+		f, n := "", o.Key
+		if i := strings.LastIndexByte(o.Key, '/'); i >= 0 {
+			f, n = o.Key[:i], o.Key[i+1:]
+		}
+		if f != folder {
+			folder, dir = f, filepath.Join(abs, filepath.FromSlash(f))
+			dirURI = strings.TrimSuffix(FileURI(dir), "/")
+		}
+		uri := ""
+		if plainName(n) {
+			uri = dirURI + "/" + n
+		} else {
+			uri = FileURI(filepath.Join(dir, n))
+		}
+		l.Entries = append(l.Entries, Entry{Path: uri, dir: dir, name: n})
 	}
 	return l, nil
-}
-
-// walk adds the files of the folder read at path, named under name, and
-// of its subfolders that are not hidden (links to folders are not
-// followed).
-func (l *Listing) walk(path, name string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return err
-	}
-	// A file name of plain characters is appended to the folder's URI
-	// instead of encoding its whole path.
-	dirURI := FileURI(name)
-	if strings.HasSuffix(dirURI, "/") {
-		dirURI = dirURI[:len(dirURI)-1]
-	}
-	l.Entries = slices.Grow(l.Entries, len(entries))
-	for _, e := range entries {
-		n := e.Name()
-		if Hidden(n) {
-			continue
-		}
-		t := e.Type()
-		switch {
-		case t.IsDir():
-			if err := l.walk(filepath.Join(path, n), filepath.Join(name, n)); err != nil {
-				return err
-			}
-		case t.IsRegular() || t&fs.ModeSymlink != 0:
-			uri := ""
-			if plainName(n) {
-				uri = dirURI + "/" + n
-			} else {
-				uri = FileURI(filepath.Join(name, n))
-			}
-			l.Entries = append(l.Entries, Entry{Path: uri, dir: name, name: n, link: t&fs.ModeSymlink != 0})
-		}
-		// Devices, sockets and pipes are not files to read.
-	}
-	return nil
 }
 
 // plainName reports whether a file name is made of characters a URI path
@@ -217,14 +189,14 @@ func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
 			continue
 		}
 		local := e.LocalPath()
-		st, err := os.Stat(local) // follows a link to a file
+		st, err := storage.StatFile(local) // follows a link to a file
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // deleted since the listing, or a dangling link
 			}
 			return nil, fmt.Errorf("list landing folder %s: %w", l.Root, err)
 		}
-		if st.Mode().IsRegular() {
+		if !st.Dir() {
 			fi := fileInfo(local, st)
 			fi.Path = e.Path
 			files = append(files, fi)
@@ -234,12 +206,12 @@ func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
 	return files, nil
 }
 
-func fileInfo(abs string, st fs.FileInfo) FileInfo {
+func fileInfo(abs string, st storage.ObjectInfo) FileInfo {
 	return FileInfo{
 		Path:             FileURI(abs),
-		Name:             validUTF8(st.Name()),
-		Size:             st.Size(),
-		ModificationTime: types.Timestamp(st.ModTime().Truncate(time.Millisecond).UnixMicro()),
+		Name:             validUTF8(filepath.Base(abs)),
+		Size:             st.Size,
+		ModificationTime: types.Timestamp(st.ModTime.Truncate(time.Millisecond).UnixMicro()),
 		LocalPath:        abs,
 	}
 }
