@@ -301,11 +301,7 @@ func readAllRows(f tableFile, schema types.Schema, limit int) ([][]any, error) {
 // Events prints the event log: every update's events in order, or one
 // update's (by id prefix); raw JSON lines with asJSON.
 func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Writer) error {
-	storage := opts.Storage
-	if storage == "" {
-		storage = filepath.Join(opts.Warehouse, "_pipelines", p.Name)
-	}
-	dir := filepath.Join(storage, "event_log")
+	dir := filepath.Join(StorageDir(opts.Warehouse, opts.Storage, p.Name), "event_log")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("events: no event log at %s: run an update first", dir)

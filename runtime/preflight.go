@@ -136,7 +136,7 @@ func (u *update) nearestTable(path string) string {
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil || !d.IsDir():
-		case d.Name() == "_pipelines" && filepath.Dir(p) == filepath.Clean(root):
+		case d.Name() == pipelinesFolder && filepath.Dir(p) == filepath.Clean(root):
 			return filepath.SkipDir
 		case d.Name() == "_delta_log":
 			if r, err := filepath.Rel(root, filepath.Dir(p)); err == nil {
