@@ -215,19 +215,7 @@ func columnRange(e Expr) (lo, hi int, ok bool) {
 }
 
 // deterministic reports whether e calls no nondeterministic function.
-func deterministic(e Expr) bool {
-	if c, ok := e.(*Call); ok {
-		if f := LookupFunction(c.Func); f != nil && f.Nondeterministic {
-			return false
-		}
-	}
-	for _, k := range children(e) {
-		if !deterministic(k) {
-			return false
-		}
-	}
-	return true
-}
+func deterministic(e Expr) bool { return NondeterministicCall(e, false) == nil }
 
 func anyNullable(es []Expr) bool {
 	for _, e := range es {

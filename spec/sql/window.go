@@ -473,15 +473,7 @@ func frameText(f Frame) string {
 
 // hasWindow reports whether e holds a window call.
 func hasWindow(e Expr) bool {
-	if _, ok := e.(*winRef); ok {
-		return true
-	}
-	for _, k := range children(e) {
-		if hasWindow(k) {
-			return true
-		}
-	}
-	return false
+	return Find(e, func(x Expr) bool { _, ok := x.(*winRef); return ok }) != nil
 }
 
 // buildWindows puts the Window nodes of the window calls in exprs and
