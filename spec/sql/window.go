@@ -486,12 +486,15 @@ func (c *checker) buildWindows(below Plan, exprs []Expr, qualify Expr) (Plan, []
 	firsts := map[string]*winRef{}
 	names := map[string][]string{}
 	ref := map[*winRef][2]int{} // spec, call
-	var collect func(e Expr)
-	collect = func(e Expr) {
-		if e == nil || isBad(e) {
-			return
-		}
-		if r, ok := e.(*winRef); ok {
+	collect := func(e Expr) {
+		Walk(e, func(e Expr) bool {
+			if isBad(e) {
+				return false
+			}
+			r, ok := e.(*winRef)
+			if !ok {
+				return true
+			}
 			key := windowSpecKey(r)
 			if _, seen := calls[key]; !seen {
 				specs = append(specs, key)
@@ -515,11 +518,8 @@ func (c *checker) buildWindows(below Plan, exprs []Expr, qualify Expr) (Plan, []
 					ref[r] = [2]int{i, idx}
 				}
 			}
-			return
-		}
-		for _, k := range children(e) {
-			collect(k)
-		}
+			return false
+		})
 	}
 	for _, e := range exprs {
 		collect(e)
