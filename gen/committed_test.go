@@ -22,8 +22,9 @@ var update = flag.Bool("update", false, "rewrite the committed generated code of
 // repository, so that a generator change shows in review as a diff of Go.
 // The files are named NAME.go.golden: as .go files they would be compiled
 // by go build ./... and counted as repeated code by every scan for
-// duplicates (generated code repeats by design); TestGoldenCasesBuildAndRun
-// compiles the same programs.
+// duplicates (generated code repeats by design). TestGoldenCasesBuildAndRun
+// compiles and runs the examples' programs, cmd/pipegen's init_*.txtar
+// scripts the templates'.
 type committedProgram struct {
 	dir  string // the folder the spec is loaded from (its relative paths anchor there)
 	spec string // the spec's file name, as `pipegen build` is given it from dir
