@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,5 +37,28 @@ func TestEventsDefaultWarehouse(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"event_type":"create_update"`) {
 		t.Errorf("events with no warehouse printed no create_update event of the update:\n%s", out.String())
+	}
+}
+
+// TestRunDocsStateDefaults checks that docs/run.md states the defaults of
+// --warehouse and --storage as DefaultWarehouse and StorageDir give them.
+func TestRunDocsStateDefaults(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "run.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for flag, want := range map[string]string{
+		"--warehouse DIR": "(default `" + DefaultWarehouse + "`",
+		"--storage DIR":   "(default `" + filepath.ToSlash(StorageDir("<warehouse>", "", "<pipeline>")) + "`)",
+	} {
+		var row string
+		for _, line := range strings.Split(string(doc), "\n") {
+			if strings.HasPrefix(line, "| `"+flag+"`") {
+				row = line
+			}
+		}
+		if !strings.Contains(row, want) {
+			t.Errorf("docs/run.md's row of %s does not say %s: %q", flag, want, row)
+		}
 	}
 }
