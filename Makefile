@@ -3,6 +3,7 @@
 #   make test    every test (needs the DuckDB checker: npm ci --prefix runtime/delta/testdata/duckdb)
 #   make bench   the bronze/silver/gold benchmark against DuckDB (needs ../shared/bench)
 #   make soak    long crash, update-sequence and SQL fuzz runs, by hand
+#   make generated  rewrite the committed generated code of the examples and templates
 
 GO      ?= go
 BIN     := bin
@@ -11,7 +12,7 @@ BENCHDATA ?= /tmp/pipegen-bench-data
 
 DUCKDB  := runtime/delta/testdata/duckdb/node_modules/@duckdb/node-api/package.json
 
-.PHONY: build test vet fmt bench soak clean duckdb conformance
+.PHONY: build test vet fmt bench soak clean duckdb conformance generated
 
 build:
 	$(GO) build -o $(BIN)/pipegen ./cmd/pipegen
@@ -35,6 +36,12 @@ test: $(DUCKDB)
 conformance:
 	mkdir -p $(BIN)/conformance
 	$(GO) test -run TestSparkGolden -v -timeout 30m -artifacts -outputdir $(BIN)/conformance ./gen/conformance/
+
+# The generated Go of every example (examples/<name>/generated*/*.go.golden) and init
+# template (templates/generated/<name>/) is committed, so a generator change
+# shows in review; gen's TestCommittedGeneratedCode fails until this is run.
+generated:
+	$(GO) test ./gen -run TestCommittedGeneratedCode -count=1 -update
 
 fmt:
 	gofmt -l -w $$(git ls-files '*.go')

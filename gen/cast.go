@@ -55,7 +55,7 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 		return c.nestedCast(b, e, x)
 	}
 	// Widening among integral and floating types never fails.
-	if widens(from, to) {
+	if sql.Widens(from, to) {
 		return val{v: c.reg.baseType(to).Call(x.v.Clone()), ok: x.ok, t: to}
 	}
 	if from.Kind == types.FloatKind && to.Kind == types.StringKind {
@@ -114,30 +114,6 @@ func (c *exprCompiler) cast(b *block, e *sql.Cast) val {
 		return val{v: jen.Float32().Call(res.v), ok: res.ok, t: to}
 	}
 	return res
-}
-
-// widens reports whether from → to is a lossless Go conversion between
-// integral and floating types (Spark's implicit numeric widening).
-func widens(from, to types.Type) bool {
-	rank := func(t types.Type) int {
-		switch t.Kind {
-		case types.ByteKind:
-			return 1
-		case types.ShortKind:
-			return 2
-		case types.IntKind:
-			return 3
-		case types.LongKind:
-			return 4
-		case types.FloatKind:
-			return 5
-		case types.DoubleKind:
-			return 6
-		}
-		return 0
-	}
-	rf, rt := rank(from), rank(to)
-	return rf > 0 && rt > 0 && rf < rt
 }
 
 // castCanFail reports whether CAST(from AS to) can fail on some value.

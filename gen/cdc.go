@@ -8,7 +8,6 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec"
-	"github.com/pipegen/pipegen/spec/sql"
 )
 
 // AUTO CDC flows compile into a call of runtime.ApplyChanges with the
@@ -85,7 +84,7 @@ func (g *generator) cdcFlowFunc(fl *spec.Flow) jen.Code {
 	if a.TrackHistory != nil {
 		d[jen.Id("TrackHistory")] = jen.Index().String().Values(names(a.TrackHistory)...)
 	}
-	doc := fmt.Sprintf("%s runs AUTO CDC flow %s into %s: %s.", name, fl.Name, fl.Target.Name, cdcDoc(a))
+	doc := fmt.Sprintf("%s runs AUTO CDC flow %s into %s: %s.", name, fl.Name, fl.Target.Name, a.Summary())
 	return jen.Comment(doc).Line().
 		Func().Id(name).Params(jen.Id("ctx").Op("*").Qual(pkgRuntime, "FlowContext")).Error().Block(
 		jen.Return(jen.Qual(pkgRuntime, "ApplyChanges").Call(jen.Id("ctx"),
@@ -116,49 +115,6 @@ func (g *generator) sequenceValue(fl *spec.Flow, cols []val) jen.Code {
 		parts[i] = one(j)
 	}
 	return jen.Qual(pkgRuntime, "SequenceStruct").Call(parts...)
-}
-
-// cdcDoc describes an AUTO CDC flow's settings in one line, for the
-// generated function's comment and the flow's definition hash.
-func cdcDoc(a *spec.AutoCDC) string {
-	names := func(idx []int) string {
-		out := make([]string, len(idx))
-		for i, j := range idx {
-			out[i] = a.SourceColumns[j].Name
-		}
-		return strings.Join(out, ", ")
-	}
-	s := fmt.Sprintf("keys (%s), sequence_by (%s), SCD type %d, columns (%s)", names(a.Keys), names(a.SequenceBy), a.SCDType, names(a.Columns))
-	if a.ApplyAsDeletes != nil {
-		s += ", deletes"
-	}
-	if a.ApplyAsTruncates != nil {
-		s += ", truncates"
-	}
-	if a.IgnoreNullUpdates {
-		s += ", ignore_null_updates"
-	}
-	if a.TrackHistory != nil {
-		s += ", track_history (" + names(a.TrackHistory) + ")"
-	}
-	return s
-}
-
-// cdcDefinition is what identifies an AUTO CDC flow's definition beyond
-// its target's schema: its settings and the text of its conditions.
-func cdcDefinition(f *spec.Flow) string {
-	if f.AutoCDC == nil {
-		return ""
-	}
-	a := f.AutoCDC
-	s := cdcDoc(a) + "; source " + a.Source.Name
-	if a.ApplyAsDeletes != nil {
-		s += "; deletes " + sql.FormatExpr(a.ApplyAsDeletes)
-	}
-	if a.ApplyAsTruncates != nil {
-		s += "; truncates " + sql.FormatExpr(a.ApplyAsTruncates)
-	}
-	return s
 }
 
 // fieldByColumn returns the field of a row struct holding column name.

@@ -13,8 +13,6 @@ package gen
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"go/format"
 	"path/filepath"
@@ -271,22 +269,6 @@ func typeLit(t types.Type) jen.Code {
 		return jen.Qual(pkgTypes, "StructOf").Call(fields...)
 	}
 	return jen.Qual(pkgTypes, named[t.Kind])
-}
-
-// definitionHash identifies a flow's compiled definition: its SQL and the
-// schema it writes. A materialized view whose hash changed is recomputed.
-func definitionHash(f *spec.Flow) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s", f.Kind, f.SQL, f.Target.Schema().String(), exprsDoc(f.Target), cdcDefinition(f))
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-func exprsDoc(d *spec.Dataset) string {
-	var parts []string
-	for _, e := range d.Expectations {
-		parts = append(parts, e.Name+"="+e.Text+"/"+e.Action.String())
-	}
-	return strings.Join(parts, ";")
 }
 
 // mainFile declares the relations, flows and the Pipeline value.
@@ -592,7 +574,7 @@ func (g *generator) flowLit(fl *spec.Flow) jen.Code {
 		jen.Id("Target"):     jen.Id(g.vars[fl.Target.Name]),
 		jen.Id("Kind"):       jen.Qual(pkgRuntime, kind),
 		jen.Id("Inputs"):     jen.Index().Qual(pkgRuntime, "Input").Values(inputs...),
-		jen.Id("Definition"): jen.Lit(definitionHash(fl)),
+		jen.Id("Definition"): jen.Lit(fl.Definition()),
 		jen.Id("Run"):        jen.Id("run" + fl.GoName),
 	}
 	incrementalFields(fl, d)

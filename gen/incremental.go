@@ -2,7 +2,6 @@ package gen
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -140,68 +139,10 @@ func notRowWise(p sql.Plan) string {
 // nondeterministic returns the first non-deterministic function call of
 // the plan's expressions, as "name()", or "".
 func nondeterministic(p sql.Plan) string {
-	found := ""
-	var expr func(e sql.Expr)
-	expr = func(e sql.Expr) {
-		if e == nil || found != "" {
-			return
-		}
-		if c, ok := e.(*sql.Call); ok {
-			if f := sql.LookupFunction(c.Func); f != nil && f.Nondeterministic {
-				found = c.Func + "()"
-				return
-			}
-		}
-		subExprs(e, expr)
+	if c := sql.PlanNondeterministicCall(p); c != nil {
+		return c.Func + "()"
 	}
-	var plan func(p sql.Plan)
-	plan = func(p sql.Plan) {
-		switch p := p.(type) {
-		case *sql.Project:
-			for _, e := range p.Exprs {
-				expr(e)
-			}
-			plan(p.Input)
-		case *sql.Filter:
-			expr(p.Cond)
-			plan(p.Input)
-		case *sql.Aggregate:
-			for _, e := range p.Groups {
-				expr(e)
-			}
-			for _, a := range p.Aggs {
-				for _, e := range a.Args {
-					expr(e)
-				}
-				expr(a.Filter)
-			}
-			plan(p.Input)
-		case *sql.Sort:
-			plan(p.Input)
-		case *sql.Limit:
-			plan(p.Input)
-		case *sql.Generate:
-			for _, e := range []sql.Expr{p.Arg} {
-				expr(e)
-			}
-			plan(p.Input)
-		case *sql.Distinct:
-			plan(p.Input)
-		case *sql.Join:
-			expr(p.Residual)
-			for _, e := range append(append([]sql.Expr(nil), p.LeftKeys...), p.RightKeys...) {
-				expr(e)
-			}
-			plan(p.Left)
-			plan(p.Right)
-		case *sql.Union:
-			for _, in := range p.Inputs {
-				plan(in)
-			}
-		}
-	}
-	plan(p)
-	return found
+	return ""
 }
 
 // incrementalFields are the runtime.Flow fields that tell the runtime a
@@ -239,46 +180,4 @@ func (pc *planCompiler) keepAggregate(b *block, p *sql.Aggregate, global bool, p
 		v = jen.Op("&").Id(part).Values(jen.Dict{jen.Id("groups"): jen.Id(groups), jen.Id("order"): jen.Id(order)})
 	}
 	b.add(jen.If(jen.Err().Op(":=").Qual(pkgRuntime, "KeepAggregate").Call(jen.Id("ctx"), v), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
-}
-
-var exprType = reflect.TypeFor[sql.Expr]()
-
-// subExprs calls fn with each expression directly inside e (the fields
-// of its node of type sql.Expr or []sql.Expr, found by reflection so that
-// new node types are covered).
-func subExprs(e sql.Expr, fn func(sql.Expr)) {
-	v := reflect.ValueOf(e)
-	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
-		if v.IsNil() {
-			return
-		}
-		v = v.Elem()
-	}
-	if v.Kind() != reflect.Struct {
-		return
-	}
-	var visit func(f reflect.Value)
-	visit = func(f reflect.Value) {
-		switch {
-		case f.Type() == exprType || f.Type().Implements(exprType) && f.Kind() == reflect.Pointer:
-			if !f.IsNil() {
-				fn(f.Interface().(sql.Expr))
-			}
-		case f.Kind() == reflect.Slice:
-			for i := 0; i < f.Len(); i++ {
-				visit(f.Index(i))
-			}
-		case f.Kind() == reflect.Struct:
-			for i := 0; i < f.NumField(); i++ {
-				if f.Type().Field(i).IsExported() {
-					visit(f.Field(i))
-				}
-			}
-		}
-	}
-	for i := 0; i < v.NumField(); i++ {
-		if v.Type().Field(i).IsExported() {
-			visit(v.Field(i))
-		}
-	}
 }

@@ -103,23 +103,7 @@ func compareRows(t *testing.T, what string, got, want []string) {
 		return
 	}
 	t.Errorf("%s: %d rows, want %d\nonly in the table:\n  %s\nonly expected:\n  %s", what, len(got), len(want),
-		strings.Join(minus(got, want), "\n  "), strings.Join(minus(want, got), "\n  "))
-}
-
-func minus(a, b []string) []string {
-	count := map[string]int{}
-	for _, x := range b {
-		count[x]++
-	}
-	var out []string
-	for _, x := range a {
-		if count[x] > 0 {
-			count[x]--
-			continue
-		}
-		out = append(out, x)
-	}
-	return out
+		strings.Join(deltatest.Minus(got, want), "\n  "), strings.Join(deltatest.Minus(want, got), "\n  "))
 }
 
 func sortedLines(s string) []string {

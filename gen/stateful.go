@@ -43,7 +43,7 @@ func statefulFields(fl *spec.Flow, d jen.Dict) {
 	d[jen.Id("Watermark")] = jen.Op("&").Qual(pkgRuntime, "Watermark").Values(jen.Dict{
 		jen.Id("Column"): jen.Lit(w.Name),
 		jen.Id("Delay"):  jen.Lit(w.Delay),
-		jen.Id("State"):  jen.Lit(StateDefinition(fl)),
+		jen.Id("State"):  jen.Lit(fl.StateDefinition()),
 	})
 }
 

@@ -45,7 +45,7 @@ const TombstoneTTLProperty = "pipelines.cdc.tombstoneGCThresholdInSeconds"
 // DefaultTombstoneTTL is pipegen's tombstone retention: 7 days, Delta's
 // default retention of removed files (delta.deletedFileRetentionDuration).
 // A tombstone is dropped when its leaf is next rewritten after that.
-const DefaultTombstoneTTL = 7 * 24 * time.Hour
+const DefaultTombstoneTTL = delta.DefaultDeletedFileRetention
 
 // AutoCDC is an AUTO CDC flow as generated code declares it (Databricks
 // AUTO CDC, formerly APPLY CHANGES INTO): Source is the change feed, read

@@ -311,11 +311,7 @@ func readAllRows(f tableFile, schema types.Schema, limit int) ([][]any, error) {
 // Events prints the event log: every update's events in order, or one
 // update's (by id prefix); raw JSON lines with asJSON.
 func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Writer) error {
-	storage := opts.Storage
-	if storage == "" {
-		storage = filepath.Join(opts.Warehouse, "_pipelines", p.Name)
-	}
-	dir := filepath.Join(storage, "event_log")
+	dir := filepath.Join(StorageDir(opts.Warehouse, opts.Storage, p.Name), "event_log")
 	log := storagepkg.At(dir)
 	entries, err := log.List("", storagepkg.ListOptions{Shallow: true, NamesOnly: true})
 	if err == nil && len(entries) == 0 {

@@ -128,7 +128,7 @@ func (u *update) nearestTable(path string) string {
 		entries, _ := wh.List(prefix, storage.ListOptions{Shallow: true, NamesOnly: true})
 		for _, e := range entries {
 			switch {
-			case !e.Dir() || prefix == "" && e.Key == "_pipelines/":
+			case !e.Dir() || prefix == "" && e.Key == pipelinesFolder+"/":
 			case e.Name() == "_delta_log":
 				if prefix != "" {
 					names = append(names, strings.ReplaceAll(strings.TrimSuffix(prefix, "/"), "/", "."))

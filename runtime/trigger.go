@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -127,7 +126,7 @@ func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
 	if tr.interval <= 0 {
 		return runUpdate(p, opts, tr, nil)
 	}
-	lk, err := acquireLock(storageOf(p, opts), newID())
+	lk, err := acquireLock(StorageDir(opts.Warehouse, opts.Storage, p.Name), newID())
 	if err != nil {
 		var le *lockedError
 		if u, uerr := newUpdate(p, opts, tr); errors.As(err, &le) && uerr == nil {
@@ -190,19 +189,6 @@ func intervalLoop(clk clock, interval time.Duration, stop <-chan struct{}, updat
 			}
 		}
 	}
-}
-
-// storageOf returns the pipeline's storage root for opts (as update.setup
-// resolves it).
-func storageOf(p *Pipeline, opts RunOptions) string {
-	if opts.Storage != "" {
-		return opts.Storage
-	}
-	wh := opts.Warehouse
-	if wh == "" {
-		wh = "warehouse"
-	}
-	return filepath.Join(wh, "_pipelines", p.Name)
 }
 
 // stopped reports whether stop is closed (a nil channel never is).

@@ -23,7 +23,7 @@ type RunOptions struct {
 	// Warehouse is the root of the tables: <warehouse>/<catalog>/<schema>/<table>.
 	Warehouse string
 	// Storage is the root of the pipeline's state (checkpoints, event log,
-	// lock); empty means <warehouse>/_pipelines/<pipeline>.
+	// lock); empty means <warehouse>/_pipelines/<pipeline> (StorageDir).
 	Storage string
 	// BaseDir resolves relative source paths; empty means the working
 	// directory.
@@ -375,12 +375,9 @@ func (u *update) setup() error {
 		}
 	}
 	if u.opts.Warehouse == "" {
-		u.opts.Warehouse = "warehouse"
+		u.opts.Warehouse = DefaultWarehouse
 	}
-	u.storage = u.opts.Storage
-	if u.storage == "" {
-		u.storage = filepath.Join(u.opts.Warehouse, "_pipelines", u.p.Name)
-	}
+	u.storage = StorageDir(u.opts.Warehouse, u.opts.Storage, u.p.Name)
 	overrides, err := u.sourcePathOverrides()
 	if err != nil {
 		return err

@@ -364,7 +364,8 @@ type Files struct {
 	// Dir is the directory of the spec file that declares the source.
 	Dir    string
 	Format FileFormat
-	// MaxFilesPerTrigger bounds the files of one micro-batch (default 1000).
+	// MaxFilesPerTrigger bounds the files of one micro-batch (default
+	// source.DefaultMaxFilesPerTrigger).
 	MaxFilesPerTrigger int
 	// MaxBytesPerTrigger is a soft bound of the bytes of one micro-batch;
 	// 0 means no bound.

@@ -413,7 +413,7 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	fs := &Files{
 		Path:                 r.template(d.Path),
 		Dir:                  filepath.Dir(f.Path),
-		MaxFilesPerTrigger:   1000,
+		MaxFilesPerTrigger:   source.DefaultMaxFilesPerTrigger,
 		IncludeExistingFiles: true,
 		JSON:                 JSONOptions{DateFormat: "yyyy-MM-dd", AllowSingleQuotes: true, AllowNonNumericNumbers: true},
 		CSV: CSVOptions{Header: true, Delimiter: ",", Quote: `"`, Escape: `"`, NaNValue: "NaN",

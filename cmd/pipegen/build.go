@@ -226,19 +226,16 @@ func buildKey(files map[string][]byte) string {
 // warehouseFlag is the --warehouse flag of the commands that type-check a
 // spec: where table sources without a declared schema are looked up.
 func warehouseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "warehouse", Value: "warehouse",
+	return &cli.StringFlag{Name: "warehouse", Value: prt.DefaultWarehouse,
 		Usage: "look up the tables of table sources without a declared schema under `DIR` (their schema comes from the Delta log)"}
 }
 
 // schemaLogs reads the columns a schema_evolution: add_new_columns source
 // gained from the pipeline's schema log under the default storage
-// (<warehouse>/_pipelines/<pipeline>), for spec.Options.SchemaLog.
+// (runtime.StorageDir), for spec.Options.SchemaLog.
 func schemaLogs(warehouse string) func(pipeline, source string) (string, bool, error) {
-	if warehouse == "" {
-		warehouse = "warehouse"
-	}
 	return func(pipeline, source string) (string, bool, error) {
-		log, found, err := prt.ReadSchemaLog(filepath.Join(warehouse, "_pipelines", pipeline), source)
+		log, found, err := prt.ReadSchemaLog(prt.StorageDir(warehouse, "", pipeline), source)
 		return log.DDL(), found, err
 	}
 }
@@ -247,7 +244,7 @@ func schemaLogs(warehouse string) func(pipeline, source string) (string, bool, e
 // log, for spec.Options.TableSchema.
 func tableSchemas(warehouse string) func(spec.TableRef) (types.Schema, bool, error) {
 	if warehouse == "" {
-		warehouse = "warehouse"
+		warehouse = prt.DefaultWarehouse
 	}
 	return func(ref spec.TableRef) (types.Schema, bool, error) {
 		path := ref.Path

@@ -11,7 +11,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pipegen/pipegen/gen"
 	prt "github.com/pipegen/pipegen/runtime"
 	"github.com/pipegen/pipegen/spec"
 	"github.com/pipegen/pipegen/spec/sql"
@@ -236,10 +235,10 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 			newFlow(old, new, f, removed, needs, notes)
 			continue
 		}
-		if gen.FlowDefinition(of) == gen.FlowDefinition(f) && slices.Equal(streamed(of), streamed(f)) {
+		if of.Definition() == f.Definition() && slices.Equal(streamed(of), streamed(f)) {
 			continue
 		}
-		if f.Stateful != nil && gen.StateDefinition(of) != gen.StateDefinition(f) {
+		if f.Stateful != nil && of.StateDefinition() != f.StateDefinition() {
 			if of.Stateful == nil {
 				needs(fmt.Sprintf("flow %s becomes stateful (%s): its checkpoint holds no state for the rows it already read", f.Name, f.Stateful.Kind))
 			} else {

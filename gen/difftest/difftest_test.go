@@ -202,7 +202,7 @@ func TestCorpus(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("%s: pipegen and the %s differ (%d vs %d rows)\nquery: %s\nonly pipegen:\n  %s\nonly %s:\n  %s",
 					e.file, what, len(got), len(want), strings.TrimSpace(e.SQL),
-					strings.Join(minus(got, want), "\n  "), what, strings.Join(minus(want, got), "\n  "))
+					strings.Join(deltatest.Minus(got, want), "\n  "), what, strings.Join(deltatest.Minus(want, got), "\n  "))
 			}
 		})
 	}
@@ -426,22 +426,6 @@ func columnsSchema(cols []spec.Column) types.Schema {
 		s[i] = types.Field{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
 	}
 	return s
-}
-
-func minus(a, b []string) []string {
-	count := map[string]int{}
-	for _, x := range b {
-		count[x]++
-	}
-	var out []string
-	for _, x := range a {
-		if count[x] > 0 {
-			count[x]--
-			continue
-		}
-		out = append(out, x)
-	}
-	return out
 }
 
 // duckResult is DuckDB's answer to one query: JSON rows or an error.

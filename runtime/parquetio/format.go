@@ -2,7 +2,6 @@ package parquetio
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -178,7 +177,7 @@ func AppendJSON(dst []byte, v any, t types.Type) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, scalarString(e.Key, *t.Key))
+			dst = sqlfn.AppendJSONString(dst, scalarString(e.Key, *t.Key))
 			dst = append(dst, ':')
 			dst = AppendJSON(dst, e.Value, *t.Value)
 		}
@@ -187,24 +186,24 @@ func AppendJSON(dst []byte, v any, t types.Type) []byte {
 		s, _ := v.(Struct)
 		return appendJSONObject(dst, s, t.Fields)
 	case types.StringKind:
-		return appendJSONString(dst, v.(string))
+		return sqlfn.AppendJSONString(dst, v.(string))
 	case types.BinaryKind:
-		return appendJSONString(dst, base64.StdEncoding.EncodeToString(v.([]byte)))
+		return sqlfn.AppendJSONString(dst, base64.StdEncoding.EncodeToString(v.([]byte)))
 	case types.DateKind:
-		return appendJSONString(dst, v.(types.Date).String())
+		return sqlfn.AppendJSONString(dst, v.(types.Date).String())
 	case types.TimestampKind:
 		tm := v.(types.Timestamp).Time()
-		return appendJSONString(dst, tm.Format("2006-01-02T15:04:05.999999Z07:00"))
+		return sqlfn.AppendJSONString(dst, tm.Format("2006-01-02T15:04:05.999999Z07:00"))
 	case types.TimestampNTZKind:
 		tm := v.(types.Timestamp).Time()
-		return appendJSONString(dst, tm.Format("2006-01-02T15:04:05.999999"))
+		return sqlfn.AppendJSONString(dst, tm.Format("2006-01-02T15:04:05.999999"))
 	case types.FloatKind, types.DoubleKind:
 		f, ok := v.(float64)
 		if !ok {
 			f = float64(v.(float32))
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return appendJSONString(dst, scalarString(v, t))
+			return sqlfn.AppendJSONString(dst, scalarString(v, t))
 		}
 	}
 	return append(dst, scalarString(v, t)...)
@@ -227,14 +226,9 @@ func appendJSONObject(dst []byte, values []any, fields []types.Field) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = appendJSONString(dst, f.Name)
+		dst = sqlfn.AppendJSONString(dst, f.Name)
 		dst = append(dst, ':')
 		dst = AppendJSON(dst, values[i], f.Type)
 	}
 	return append(dst, '}')
-}
-
-func appendJSONString(dst []byte, s string) []byte {
-	b, _ := json.Marshal(s)
-	return append(dst, b...)
 }

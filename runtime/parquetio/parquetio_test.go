@@ -191,6 +191,16 @@ func TestFormatSparkShow(t *testing.T) {
 	}
 }
 
+// TestRowJSONStrings checks that strings are written as Spark's JSON
+// writer (Jackson) writes them: <, > and & as they are, control
+// characters escaped.
+func TestRowJSONStrings(t *testing.T) {
+	s := types.Schema{field("s", types.StringType)}
+	if got, want := parquetio.RowJSON([]any{"<a & b>\t\x01"}, s), `{"s":"<a & b>\t\u0001"}`; got != want {
+		t.Errorf("RowJSON = %s, want %s", got, want)
+	}
+}
+
 func TestStats(t *testing.T) {
 	_, info := writeFile(t, allTypes, allTypesRows(), parquetio.WriterOptions{})
 	want := `{"numRecords":4,` +

@@ -254,7 +254,9 @@ type Limits struct {
 }
 
 // DefaultMaxFilesPerTrigger is Auto Loader's default for
-// cloudFiles.maxFilesPerTrigger (1000), for callers that want its default.
+// cloudFiles.maxFilesPerTrigger, the max_files_per_trigger of a file source
+// that sets none (spec applies it; the schema's description is checked
+// against it).
 const DefaultMaxFilesPerTrigger = 1000
 
 // NextBatch splits pending (files not yet ingested, in ingestion order) into

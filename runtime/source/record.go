@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -264,9 +265,9 @@ func (r *rescuer) addRaw(key, value []byte) {
 // written as JSON strings.
 func (r *rescuer) addText(key string, value []byte) {
 	r.open()
-	r.buf = appendJSONString(r.buf, key)
+	r.buf = sqlfn.AppendJSONString(r.buf, key)
 	r.buf = append(r.buf, ':')
-	r.buf = appendJSONString(r.buf, value)
+	r.buf = sqlfn.AppendJSONString(r.buf, value)
 }
 
 func (r *rescuer) open() {
@@ -284,48 +285,11 @@ func (r *rescuer) take() types.Null[string] {
 		return types.Null[string]{}
 	}
 	r.buf = append(r.buf, `,"_file_path":`...)
-	r.buf = appendJSONString(r.buf, r.file)
+	r.buf = sqlfn.AppendJSONString(r.buf, r.file)
 	r.buf = append(r.buf, '}')
 	s := string(r.buf)
 	r.buf = r.buf[:0]
 	return types.Some(s)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string literal. Invalid UTF-8 bytes
-// are replaced by U+FFFD so the result is always valid JSON.
-func appendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
-			if r == utf8.RuneError && n == 1 {
-				b = append(b, "\ufffd"...)
-			} else {
-				b = append(b, s[i:i+n]...)
-			}
-			i += n
-			continue
-		}
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		default:
-			b = append(b, c)
-		}
-		i++
-	}
-	return append(b, '"')
 }
 
 // decoder is the state the JSON and CSV decoders share: the file, the

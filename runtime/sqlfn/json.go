@@ -293,7 +293,7 @@ func appendJSON(b []byte, v reflect.Value, t types.Type) []byte {
 				b = append(b, ',')
 			}
 			first = false
-			b = appendJSONString(b, f.Name)
+			b = AppendJSONString(b, f.Name)
 			b = append(b, ':')
 			b = appendJSON(b, fv, f.Type)
 		}
@@ -315,7 +315,7 @@ func appendJSON(b []byte, v reflect.Value, t types.Type) []byte {
 			}
 			kv := v.Index(i)
 			key := jsonKeyText(kv.FieldByName("Key").Interface(), *t.Key)
-			b = appendJSONString(b, key)
+			b = AppendJSONString(b, key)
 			b = append(b, ':')
 			b = appendJSON(b, kv.FieldByName("Value"), *t.Value)
 		}
@@ -384,22 +384,22 @@ func appendJSONScalar(b []byte, x any, t types.Type) []byte {
 	case types.Decimal:
 		return append(b, x.Format(t.Scale)...)
 	case string:
-		return appendJSONString(b, x)
+		return AppendJSONString(b, x)
 	case []byte:
-		return appendJSONString(b, base64.StdEncoding.EncodeToString(x))
+		return AppendJSONString(b, base64.StdEncoding.EncodeToString(x))
 	case types.Date:
-		return appendJSONString(b, CastDateString(x))
+		return AppendJSONString(b, CastDateString(x))
 	case types.Timestamp:
 		tm := time.UnixMicro(int64(x)).UTC()
 		if t.Kind == types.TimestampKind {
 			tm = tm.In(SessionTimeZone())
-			return appendJSONString(b, tm.Format("2006-01-02T15:04:05.000Z07:00"))
+			return AppendJSONString(b, tm.Format("2006-01-02T15:04:05.000Z07:00"))
 		}
-		return appendJSONString(b, tm.Format("2006-01-02T15:04:05.000"))
+		return AppendJSONString(b, tm.Format("2006-01-02T15:04:05.000"))
 	case types.Interval:
-		return appendJSONString(b, CastIntervalString(x))
+		return AppendJSONString(b, CastIntervalString(x))
 	}
-	return appendJSONString(b, FormatValue(x))
+	return AppendJSONString(b, FormatValue(x))
 }
 
 func appendJSONFloat(b []byte, f float64, bits int) []byte {
@@ -409,10 +409,12 @@ func appendJSONFloat(b []byte, f float64, bits int) []byte {
 	return appendJavaDouble(b, f, bits)
 }
 
-// appendJSONString appends s as a JSON string the way Jackson writes it:
+// AppendJSONString appends s as a JSON string the way Jackson writes it:
 // '"' and '\' escaped, control characters as \n, \t, ... or \u00XX,
-// everything else (non-ASCII included) as is.
-func appendJSONString(b []byte, s string) []byte {
+// everything else (non-ASCII included) as is; an invalid UTF-8 byte as
+// \uFFFD, so the result is always valid JSON. It is to_json's string
+// writer and the rescued-data column's (Spark writes both with Jackson).
+func AppendJSONString[S ~string | ~[]byte](b []byte, s S) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -435,7 +437,7 @@ func appendJSONString(b []byte, s string) []byte {
 		case c < utf8.RuneSelf:
 			b = append(b, c)
 		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
+			r, n := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 			if r == utf8.RuneError && n == 1 {
 				b = append(b, `\uFFFD`...)
 			} else {

@@ -100,3 +100,18 @@ func TestSchemaOfJSON(t *testing.T) {
 		t.Errorf("schema_of_json of invalid JSON succeeded")
 	}
 }
+
+// TestAppendJSONString checks the escapes Jackson's JsonGenerator writes
+// (its standard escapes for \b \t \n \f \r, \u00XX in upper-case hex for the
+// other control characters, '"' and '\' escaped, non-ASCII as is), and
+// \uFFFD for an invalid UTF-8 byte, for strings and byte slices alike.
+func TestAppendJSONString(t *testing.T) {
+	in := "a\"\\\b\t\n\f\r\x01\x1fé\xffz"
+	want := `"a\"\\\b\t\n\f\r\u0001\u001Fé\uFFFDz"`
+	if got := string(AppendJSONString(nil, in)); got != want {
+		t.Errorf("AppendJSONString(%q) = %s, want %s", in, got, want)
+	}
+	if got := string(AppendJSONString([]byte("x"), []byte(in))); got != "x"+want {
+		t.Errorf("AppendJSONString([]byte(%q)) = %s, want x%s", in, got, want)
+	}
+}

@@ -11,6 +11,15 @@ import (
 // common types of two or more types, implicit casts, the result types of
 // DECIMAL arithmetic, and which explicit casts are allowed.
 
+// Widens reports whether from → to is Spark's implicit widening between
+// the non-decimal numeric types (TINYINT → SMALLINT → INT → BIGINT →
+// FLOAT → DOUBLE), which the generated code does with a plain Go
+// conversion.
+func Widens(from, to types.Type) bool {
+	rf, rt := numericRank(from.Kind), numericRank(to.Kind)
+	return rf > 0 && rt > 0 && rf < rt
+}
+
 // numericRank orders the non-decimal numeric kinds by precedence.
 func numericRank(k types.Kind) int {
 	switch k {

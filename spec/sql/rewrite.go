@@ -195,8 +195,7 @@ func shiftColumns(e Expr, delta int) Expr {
 // columnRange returns the smallest and largest column index e reads;
 // ok is false when it reads none.
 func columnRange(e Expr) (lo, hi int, ok bool) {
-	var walk func(Expr)
-	walk = func(x Expr) {
+	Walk(e, func(x Expr) bool {
 		if c, isCol := x.(*ColumnRef); isCol {
 			if !ok || c.Index < lo {
 				lo = c.Index
@@ -206,28 +205,13 @@ func columnRange(e Expr) (lo, hi int, ok bool) {
 			}
 			ok = true
 		}
-		for _, k := range children(x) {
-			walk(k)
-		}
-	}
-	walk(e)
+		return true
+	})
 	return lo, hi, ok
 }
 
 // deterministic reports whether e calls no nondeterministic function.
-func deterministic(e Expr) bool {
-	if c, ok := e.(*Call); ok {
-		if f := LookupFunction(c.Func); f != nil && f.Nondeterministic {
-			return false
-		}
-	}
-	for _, k := range children(e) {
-		if !deterministic(k) {
-			return false
-		}
-	}
-	return true
-}
+func deterministic(e Expr) bool { return NondeterministicCall(e, false) == nil }
 
 func anyNullable(es []Expr) bool {
 	for _, e := range es {

@@ -368,23 +368,16 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 // nondeterministic: Spark's Expression.foldable, a value known before the
 // query runs.
 func foldable(e Expr) bool {
-	switch e.(type) {
-	case *Literal:
-		return true
-	case *Unary, *Binary, *Cast, *Case, *In, *Like, *IsNull, *FieldRef, *Subscript:
-	case *Call:
-		if f := LookupFunction(e.(*Call).Func); f == nil || f.Nondeterministic || f.Kind != ScalarFunc {
+	return e != nil && Find(e, func(x Expr) bool {
+		switch x := x.(type) {
+		case *Literal, *Unary, *Binary, *Cast, *Case, *In, *Like, *IsNull, *FieldRef, *Subscript:
 			return false
+		case *Call:
+			f := LookupFunction(x.Func)
+			return f == nil || f.Nondeterministic || f.Kind != ScalarFunc
 		}
-	default:
-		return false
-	}
-	for _, k := range children(e) {
-		if !foldable(k) {
-			return false
-		}
-	}
-	return true
+		return true // a column, parameter, lambda, subquery, aggregate or window call
+	}) == nil
 }
 
 // typeName is Spark's DataType.catalogString: int, decimal(2,1),

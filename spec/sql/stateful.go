@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"reflect"
 )
 
 // This file finds the stateful operator of a streaming query whose stream
@@ -140,7 +139,7 @@ func FindStateful(p Plan, inView func(Plan) bool) (*Stateful, *Error) {
 	}
 	at := ops[0]
 	var streams []*Scan
-	walkPlans(at.op, func(q Plan) {
+	WalkPlans(at.op, func(q Plan) {
 		if s, ok := q.(*Scan); ok && s.Streaming && s.Watermark != nil {
 			streams = append(streams, s)
 		}
@@ -354,63 +353,14 @@ func origin(p Plan, i int) (Plan, int) {
 	return p, i
 }
 
-// WalkPlans calls fn for p and every plan below it, in depth-first
-// order.
-func WalkPlans(p Plan, fn func(Plan)) { walkPlans(p, fn) }
-
 // readsWatermarkedStream reports whether p reads a stream with a
 // watermark.
 func readsWatermarkedStream(p Plan) bool {
 	found := false
-	walkPlans(p, func(q Plan) {
+	WalkPlans(p, func(q Plan) {
 		if s, ok := q.(*Scan); ok && s.Streaming && s.Watermark != nil {
 			found = true
 		}
 	})
 	return found
-}
-
-// planExprs calls fn with every expression of the node p and their
-// sub-expressions, not those of the plans p reads. It finds them by
-// reflection over p's fields, so that new node types need no case here.
-func planExprs(p Plan, fn func(Expr)) {
-	var walk func(e Expr)
-	walk = func(e Expr) {
-		fn(e)
-		for _, k := range children(e) {
-			if k != nil {
-				walk(k)
-			}
-		}
-	}
-	var visit func(v reflect.Value)
-	visit = func(v reflect.Value) {
-		switch v.Kind() {
-		case reflect.Interface, reflect.Pointer:
-			if v.IsNil() || v.Type() == planType {
-				return
-			}
-			if _, ok := v.Interface().(Plan); ok {
-				return
-			}
-			if e, ok := v.Interface().(Expr); ok {
-				walk(e)
-				return
-			}
-			if v.Kind() == reflect.Pointer {
-				visit(v.Elem())
-			}
-		case reflect.Slice, reflect.Array:
-			for i := 0; i < v.Len(); i++ {
-				visit(v.Index(i))
-			}
-		case reflect.Struct:
-			for i := 0; i < v.NumField(); i++ {
-				if v.Type().Field(i).IsExported() {
-					visit(v.Field(i))
-				}
-			}
-		}
-	}
-	visit(reflect.ValueOf(p).Elem())
 }

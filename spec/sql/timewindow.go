@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -176,37 +175,20 @@ func (c *checker) expandSlidingWindows(agg *Aggregate) bool {
 // the argument of a window Generate: sliding windows elsewhere than in
 // GROUP BY, which would yield several rows per input row.
 func (c *checker) checkSlidingWindows(p Plan) {
-	walkPlans(p, func(q Plan) {
+	WalkPlans(p, func(q Plan) {
 		if g, ok := q.(*Generate); ok && g.Func == "window" {
 			return
 		}
-		planExprs(q, func(e Expr) {
+		WalkPlanExprs(q, func(e Expr) bool {
 			if isSlidingWindow(e) {
 				call := e.(*Call)
 				c.errorf(call.Pos, call.Pos+len("window"), "UNSUPPORTED_FEATURE",
 					"group by it: GROUP BY window(ts, '10 minutes', '5 minutes') (select it as a grouped column)",
 					"a sliding window() is supported only as a GROUP BY expression")
 			}
+			return true
 		})
 	})
-}
-
-// nondeterministicCall returns the first call in e of a function whose
-// result changes from one evaluation to the next (rand, uuid), or nil.
-// current_timestamp and current_date are fixed for an update, as Spark
-// folds them once per query.
-func nondeterministicCall(e Expr) *Call {
-	if c, ok := e.(*Call); ok && !strings.HasPrefix(c.Func, "current_") {
-		if f := LookupFunction(c.Func); f != nil && f.Nondeterministic {
-			return c
-		}
-	}
-	for _, k := range children(e) {
-		if c := nondeterministicCall(k); c != nil {
-			return c
-		}
-	}
-	return nil
 }
 
 // deterministicOnly reports an error when e, in clause, calls rand or
@@ -214,7 +196,7 @@ func nondeterministicCall(e Expr) *Call {
 // list, WHERE, GROUP BY and HAVING (Project, Filter and Aggregate), and
 // rejects them elsewhere (INVALID_NON_DETERMINISTIC_EXPRESSIONS).
 func (c *checker) deterministicOnly(e Expr, at astExpr, clause string) bool {
-	call := nondeterministicCall(e)
+	call := NondeterministicCall(e, true)
 	if call == nil {
 		return true
 	}
@@ -248,7 +230,7 @@ func (c *checker) literal(e *litExpr) Expr {
 // an inlined temporary view).
 func readsStream(p Plan) bool {
 	found := false
-	walkPlans(p, func(q Plan) {
+	WalkPlans(p, func(q Plan) {
 		if s, ok := q.(*Scan); ok && s.Streaming {
 			found = true
 		}
@@ -284,40 +266,4 @@ func (c *checker) streamJoinOK(j *joinRef, l, r Plan) bool {
 func joinWord(k JoinKind) string {
 	return [...]string{InnerJoin: "INNER", LeftJoin: "LEFT", RightJoin: "RIGHT", FullJoin: "FULL OUTER", CrossJoin: "CROSS",
 		LeftSemiJoin: "LEFT SEMI", LeftAntiJoin: "LEFT ANTI"}[k]
-}
-
-var planType = reflect.TypeOf((*Plan)(nil)).Elem()
-
-// walkPlans calls fn for p and every plan below it. It finds the inputs
-// of any node by its fields of type Plan and []Plan, so that new plan
-// nodes need no case here.
-func walkPlans(p Plan, fn func(Plan)) {
-	if p == nil || reflect.ValueOf(p).IsNil() {
-		return
-	}
-	fn(p)
-	for _, in := range planInputs(p) {
-		walkPlans(in, fn)
-	}
-}
-
-// planInputs returns the plans p reads, found by its fields of type Plan
-// and []Plan.
-func planInputs(p Plan) []Plan {
-	var out []Plan
-	v := reflect.ValueOf(p).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		switch {
-		case f.Type() == planType:
-			if !f.IsNil() {
-				out = append(out, f.Interface().(Plan))
-			}
-		case f.Kind() == reflect.Slice && f.Type().Elem() == planType:
-			for k := 0; k < f.Len(); k++ {
-				out = append(out, f.Index(k).Interface().(Plan))
-			}
-		}
-	}
-	return out
 }

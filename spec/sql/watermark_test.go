@@ -71,7 +71,7 @@ func TestWatermarkClause(t *testing.T) {
 			continue
 		}
 		var scan *Scan
-		walkPlans(p, func(q Plan) {
+		WalkPlans(p, func(q Plan) {
 			if s, ok := q.(*Scan); ok {
 				scan = s
 			}

@@ -473,15 +473,7 @@ func frameText(f Frame) string {
 
 // hasWindow reports whether e holds a window call.
 func hasWindow(e Expr) bool {
-	if _, ok := e.(*winRef); ok {
-		return true
-	}
-	for _, k := range children(e) {
-		if hasWindow(k) {
-			return true
-		}
-	}
-	return false
+	return Find(e, func(x Expr) bool { _, ok := x.(*winRef); return ok }) != nil
 }
 
 // buildWindows puts the Window nodes of the window calls in exprs and
@@ -494,12 +486,15 @@ func (c *checker) buildWindows(below Plan, exprs []Expr, qualify Expr) (Plan, []
 	firsts := map[string]*winRef{}
 	names := map[string][]string{}
 	ref := map[*winRef][2]int{} // spec, call
-	var collect func(e Expr)
-	collect = func(e Expr) {
-		if e == nil || isBad(e) {
-			return
-		}
-		if r, ok := e.(*winRef); ok {
+	collect := func(e Expr) {
+		Walk(e, func(e Expr) bool {
+			if isBad(e) {
+				return false
+			}
+			r, ok := e.(*winRef)
+			if !ok {
+				return true
+			}
 			key := windowSpecKey(r)
 			if _, seen := calls[key]; !seen {
 				specs = append(specs, key)
@@ -523,11 +518,8 @@ func (c *checker) buildWindows(below Plan, exprs []Expr, qualify Expr) (Plan, []
 					ref[r] = [2]int{i, idx}
 				}
 			}
-			return
-		}
-		for _, k := range children(e) {
-			collect(k)
-		}
+			return false
+		})
 	}
 	for _, e := range exprs {
 		collect(e)

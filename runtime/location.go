@@ -1,0 +1,28 @@
+package runtime
+
+import "path/filepath"
+
+// DefaultWarehouse is the warehouse when none is given (no --warehouse,
+// no PIPEGEN_WAREHOUSE, an empty RunOptions.Warehouse): the folder
+// warehouse of the working directory. `pipegen build`, `validate` and
+// `run` use the same default to find table sources and schema logs.
+const DefaultWarehouse = "warehouse"
+
+// pipelinesFolder is the folder of the warehouse that holds the pipelines'
+// default storage; it holds no table.
+const pipelinesFolder = "_pipelines"
+
+// StorageDir returns the root of a pipeline's state (checkpoints, event
+// log, lock, schema log; DESIGN.md, "storage"): storage when it is not
+// empty, else <warehouse>/_pipelines/<pipeline>, with DefaultWarehouse for
+// an empty warehouse. Every command of the program and of pipegen finds
+// the storage through it.
+func StorageDir(warehouse, storage, pipeline string) string {
+	if storage != "" {
+		return storage
+	}
+	if warehouse == "" {
+		warehouse = DefaultWarehouse
+	}
+	return filepath.Join(warehouse, pipelinesFolder, pipeline)
+}
