@@ -9,9 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/pipegen/pipegen/infer"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/spec"
+	"github.com/pipegen/pipegen/spec/infer"
 )
 
 func inferCommand() *cli.Command {

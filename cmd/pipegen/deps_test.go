@@ -1,7 +1,8 @@
-// Package pipegen_test holds the tests about the repository as a whole:
-// the dependency rule between its packages (docs/architecture.md,
-// "Dependencies").
-package pipegen_test
+package main
+
+// The dependency rule between the module's packages (docs/architecture.md,
+// "Dependencies"). It lives with cmd/pipegen, the one package no rule
+// limits, because the top level of the repository holds no Go package.
 
 import (
 	"go/build"
@@ -14,7 +15,10 @@ import (
 	"testing"
 )
 
-const module = "github.com/pipegen/pipegen"
+const modulePath = "github.com/pipegen/pipegen"
+
+// moduleRoot is the module's root folder, seen from this package's folder.
+const moduleRoot = "../.."
 
 // dependencyRules say which of this module's packages the packages under a
 // folder may import (folders relative to the module root; a rule covers
@@ -35,7 +39,7 @@ var dependencyRules = []struct {
 	{folder: "gen", allowed: []string{"gen", "spec", "runtime/types"}},
 	// pipegen infer reads sample files, Parquet footers and Delta
 	// snapshots with the runtime's own readers, and writes DDL types.
-	{folder: "infer", allowed: []string{"spec/sql", "runtime/source", "runtime/parquetio", "runtime/delta", "runtime/types"}},
+	{folder: "spec/infer", allowed: []string{"spec/sql", "runtime/source", "runtime/parquetio", "runtime/delta", "runtime/types"}},
 	{folder: "schema"},
 	{folder: "templates"},
 }
@@ -53,7 +57,7 @@ var dependencyExceptions = map[string][]string{}
 func TestDependencyRule(t *testing.T) {
 	used := map[string]bool{}
 	checked := 0
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(moduleRoot, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -61,7 +65,7 @@ func TestDependencyRule(t *testing.T) {
 			return nil
 		}
 		name := d.Name()
-		if p != "." && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+		if p != moduleRoot && (name == "testdata" || name == "node_modules" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 			return filepath.SkipDir
 		}
 		pkg, err := build.ImportDir(p, build.ImportComment)
@@ -71,7 +75,11 @@ func TestDependencyRule(t *testing.T) {
 			}
 			return err
 		}
-		folder := filepath.ToSlash(p)
+		rel, err := filepath.Rel(moduleRoot, p)
+		if err != nil {
+			return err
+		}
+		folder := filepath.ToSlash(rel)
 		rule := -1
 		for i, r := range dependencyRules {
 			if within(folder, r.folder) && (rule < 0 || len(r.folder) > len(dependencyRules[rule].folder)) {
@@ -88,7 +96,7 @@ func TestDependencyRule(t *testing.T) {
 			imports = slices.Concat(imports, pkg.TestImports, pkg.XTestImports)
 		}
 		for _, imp := range imports {
-			rel, ok := strings.CutPrefix(imp, module+"/")
+			rel, ok := strings.CutPrefix(imp, modulePath+"/")
 			if !ok || slices.ContainsFunc(r.allowed, func(a string) bool { return within(rel, a) }) {
 				continue
 			}
@@ -105,7 +113,7 @@ func TestDependencyRule(t *testing.T) {
 	}
 	// Guard against a walk that finds nothing (run from another folder).
 	if checked < 10 {
-		t.Fatalf("checked %d packages, want at least 10: run from the module root", checked)
+		t.Fatalf("checked %d packages, want at least 10: the module root is not at ` + moduleRoot + `", checked)
 	}
 	var stale []string
 	for folder, imps := range dependencyExceptions {
