@@ -82,10 +82,14 @@ func (u *update) reconcileDatasets() error {
 // type widens (Delta's type widening, types.Widens: a metaData action,
 // old files read converted), or an error naming the table and saying that
 // `--full-refresh TABLE` is needed (a column changed type otherwise, a NOT
-// NULL column is no longer produced). A materialized view is replaced
-// whole and never needs this.
-func CheckSchemaChange(table string, have, want types.Schema) (added []string, widened []delta.Widening, err error) {
+// NULL column is no longer produced, a partition column among
+// partitionColumns would widen). A materialized view is replaced whole and
+// never needs this.
+func CheckSchemaChange(table string, have, want types.Schema, partitionColumns []string) (added []string, widened []delta.Widening, err error) {
 	out, widened, _, err := evolve(table, have, want)
+	if err == nil {
+		err = checkWidenedPartitions(table, widened, partitionColumns)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -152,6 +152,25 @@ func (c *newColumnsCollector) add(schema types.Schema, err error) bool {
 	return true
 }
 
+// widerLogged reports whether logged, a type the schema log already
+// records for a column (DDL form), is t or widens to nothing narrower: t
+// widens to it.
+func widerLogged(logged string, t types.Type) bool {
+	if logged == t.String() {
+		return true
+	}
+	for _, k := range []types.Type{types.ShortType, types.IntType, types.LongType, types.DoubleType, types.TimestampNTZType} {
+		if logged == k.String() {
+			return types.Widens(t, k)
+		}
+	}
+	var p, sc int
+	if _, err := fmt.Sscanf(logged, "DECIMAL(%d,%d)", &p, &sc); err == nil {
+		return types.Widens(t, types.DecimalOf(p, sc))
+	}
+	return false
+}
+
 // mergeWidening adds w to ws, or for a column ws has, keeps the wider of
 // the two target types (the later one when neither widens to the other).
 func mergeWidening(ws []delta.Widening, w delta.Widening) []delta.Widening {
@@ -199,9 +218,11 @@ func (u *update) recordSchemaChange(f *Flow, sourceName string, cols []types.Fie
 	for _, w := range widened {
 		entry := SchemaLogColumn{Name: w.Column, Type: w.To.String(), FromType: w.From.String()}
 		i := slices.IndexFunc(log.WidenedColumns, func(k SchemaLogColumn) bool { return strings.EqualFold(k.Name, w.Column) })
-		if i < 0 {
+		switch {
+		case i < 0:
 			log.WidenedColumns = append(log.WidenedColumns, entry)
-		} else {
+		case !widerLogged(log.WidenedColumns[i].Type, w.To):
+			// A program not yet rebuilt may meet a narrower need again.
 			entry.FromType = log.WidenedColumns[i].FromType
 			log.WidenedColumns[i] = entry
 		}

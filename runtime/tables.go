@@ -365,7 +365,25 @@ func (h *tableHandle) checkSchema(d *tableDesc) ([]delta.Widening, error) {
 		return nil, err
 	}
 	_, widened, _, err := evolve(h.name, s.Schema, d.columns)
+	if err == nil {
+		err = checkWidenedPartitions(h.name, widened, s.Metadata.PartitionColumns)
+	}
 	return widened, err
+}
+
+// checkWidenedPartitions refuses to widen a partition column: its values
+// live in the log's partitionValues and the folder names, written for the
+// old type, so only a full refresh changes it.
+func checkWidenedPartitions(table string, widened []delta.Widening, partitionColumns []string) error {
+	for _, w := range widened {
+		for _, pc := range partitionColumns {
+			if strings.EqualFold(pc, w.Column) {
+				return fmt.Errorf("table %s: partition column %s changed type from %s to %s; pipegen widens only columns that do not partition the table: "+
+					"a full refresh is required: run with --full-refresh %s", table, w.Column, w.From, w.To, table)
+			}
+		}
+	}
+	return nil
 }
 
 // partitioningChange describes how d's partition columns differ from those
@@ -439,6 +457,9 @@ func (h *tableHandle) ensure(d *tableDesc) error {
 				}
 			}
 			schema, widened, changed, err := evolve(h.name, s.Schema, d.columns)
+			if err == nil {
+				err = checkWidenedPartitions(h.name, widened, s.Metadata.PartitionColumns)
+			}
 			if err != nil {
 				return err
 			}

@@ -40,6 +40,15 @@ func TestEvolve(t *testing.T) {
 	if got.String() != "id DECIMAL(20,0) NOT NULL, name STRING" {
 		t.Errorf("widened schema %s", got)
 	}
+	// A partition column does not widen in place.
+	wide := types.Schema{{Name: "id", Type: types.DecimalOf(20, 0)}, {Name: "name", Type: types.StringType, Nullable: true}}
+	if _, _, err := CheckSchemaChange("t", have, wide, []string{"ID"}); err == nil ||
+		!strings.Contains(err.Error(), "partition column id changed type from BIGINT to DECIMAL(20,0)") || !strings.Contains(err.Error(), "--full-refresh t") {
+		t.Errorf("widening a partition column: %v", err)
+	}
+	if _, w, err := CheckSchemaChange("t", have, wide, []string{"name"}); err != nil || len(w) != 1 {
+		t.Errorf("widening a column that does not partition: %v, %v", w, err)
+	}
 	for _, tc := range []struct {
 		want types.Schema
 		msg  string

@@ -204,7 +204,7 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		}
 	}
 	if new.Kind == spec.StreamingTable {
-		added, widened, err := prt.CheckSchemaChange(new.Name, old.Schema(), new.Schema())
+		added, widened, err := prt.CheckSchemaChange(new.Name, old.Schema(), new.Schema(), partitionColumns(old))
 		if err != nil {
 			needs(err.Error())
 		} else {
