@@ -245,7 +245,8 @@ func (c *exprCompiler) makeArray(b *block, e *sql.Call) val {
 }
 
 // elementAt compiles element_at(array, i): 1-based, negative counts from
-// the end, out of range is an error under ANSI semantics (0 always is).
+// the end, out of range is an error under ANSI semantics (0 always is,
+// in try_element_at too).
 func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	x := b.bind(c.compile(b, e.Args[0]))
 	i := b.bind(c.compile(b, e.Args[1]))
@@ -253,6 +254,9 @@ func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	v, found := b.fn.tmp("v"), b.fn.tmp("found")
 	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ElementAt").Call(x.v.Clone(), i.v.Clone()))
 	if e.Func == "try_element_at" {
+		// Index 0 is an error even here (Spark's ElementAt raises
+		// INVALID_INDEX_OF_ZERO before try_element_at's NULL applies).
+		b.add(jen.If(okCond(ok, jen.Add(i.v.Clone()).Op("==").Lit(0))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
 		return c.unwrapElem(val{v: jen.Id(v), ok: andOK(ok, jen.Id(found)), t: *x.t.Elem}, x.t.ContainsNull, b)
 	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))

@@ -158,7 +158,7 @@ func ErrElementAtIndex(i int32, n int) error {
 	if i == 0 {
 		return &Error{Class: "INVALID_INDEX_OF_ZERO",
 			Message: "the index 0 is invalid: an index shall be either < 0 or > 0 (the first element has index 1)",
-			Hint:    "use try_element_at to return NULL instead"}
+			Hint:    "count positions from 1 (or from -1 at the end); try_element_at does not tolerate 0 either"}
 	}
 	return &Error{Class: "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
 		Message: "the index " + strconv.Itoa(int(i)) + " is out of bounds: the array has " + strconv.Itoa(n) + " elements",

@@ -638,7 +638,7 @@ var functionTable = append([]*Function{
 	{Name: "element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
 		Doc: "the element at a 1-based index (negative: from the end) of an array, or the value of a map key (NULL when absent)"},
 	{Name: "try_element_at", Args: args(ArgArrayOrMap, ArgIndexOrKey), MinArgs: 2, Result: ResElement, Nulls: NullAlways,
-		Doc: "element_at, NULL for an index out of range"},
+		Doc: "element_at, NULL for an index out of range (index 0 is still INVALID_INDEX_OF_ZERO, as in Spark)"},
 	{Name: "array_contains", Args: args(ArgArray, ArgElement), MinArgs: 2, Result: ResFixed, Type: types.BooleanType,
 		Doc: "whether the array contains the value"},
 
