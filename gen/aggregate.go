@@ -76,7 +76,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			}
 			if withSets {
 				// One group per grouping set; the plain case below is the
-				// single set of all group columns.
+				// single set of all group columns. A group column in no set
+				// (GROUP BY a + b, k GROUPING SETS (k)) is computed unread.
+				for _, v := range vals {
+					markUsed(rb, v)
+				}
 				for setNo, set := range sets {
 					keys := pc.setKey(vals, set, setNo, true)
 					if key == nil {
@@ -470,6 +474,9 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		default:
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT in " + a.Func})
 		}
+		if t := pc.distinctTuple(a); t != nil {
+			return []jen.Code{f("", jen.Qual(pkgRuntime, "Set").Types(t))}
+		}
 		if len(a.Args) != 1 || !comparable(argT(0)) {
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
 		}
@@ -509,6 +516,8 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Moments"))}
 	case "corr", "covar_pop", "covar_samp":
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "CoMoments"))}
+	case "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_r2", "regr_slope", "regr_intercept":
+		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Regr"))}
 	case "approx_count_distinct":
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "HLL"))}
 	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
@@ -564,6 +573,19 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		args[i] = ub.bind(ec.compile(ub, x))
 	}
 	switch {
+	case distinctMatters(a) && len(args) > 1:
+		// count(DISTINCT a, b, ...): the distinct tuples of the rows where
+		// all are not NULL (Spark's Count of several children).
+		fields := jen.Dict{}
+		for i, x := range args {
+			fields[jen.Id(fmt.Sprintf("F%d", i))] = setKey(x.t, x.v.Clone())
+		}
+		put := acc("").Dot("Add").Call(jen.Add(pc.distinctTuple(a)).Values(fields))
+		if ok := okAnd(args...); ok != nil {
+			ub.add(jen.If(ok).Block(put))
+		} else {
+			ub.add(put)
+		}
 	case distinctMatters(a):
 		x := args[0]
 		key := setKey(x.t, x.v.Clone())
@@ -668,7 +690,7 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	case a.Func == "stddev" || a.Func == "stddev_pop" || a.Func == "variance" || a.Func == "var_pop":
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone())))
-	case a.Func == "corr" || a.Func == "covar_pop" || a.Func == "covar_samp":
+	case a.Func == "corr" || a.Func == "covar_pop" || a.Func == "covar_samp" || regrMethods[a.Func] != "":
 		x, y := args[0], args[1]
 		ub.add(jen.If(okCond(okAnd(x, y), jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone(), y.v.Clone())))
 	case a.Func == "approx_count_distinct":
@@ -871,6 +893,12 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
 		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Add(acc("")).Dot(method).Call())
 		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
+	case "regr_count":
+		return val{v: acc("").Dot("Count").Call(), t: a.Type}
+	case "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_r2", "regr_slope", "regr_intercept":
+		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
+		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Add(acc("")).Dot(regrMethods[a.Func]).Call())
+		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
 	case "approx_count_distinct":
 		return val{v: acc("").Dot("Estimate").Call(), t: a.Type}
 	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
@@ -942,4 +970,27 @@ func (pc *planCompiler) avgOf(b *block, sum, n jen.Code, sumT, t types.Type) val
 	b.add(jen.Var().Id(v).Qual(pkgTypes, "Decimal"))
 	b.add(jen.If(ok.Clone()).Block(jen.Id(v).Op("=").Qual(pkgSQLFn, "DecimalAvg").Call(sum, jen.Lit(sumT.Scale), n, jen.Lit(t.Precision), jen.Lit(t.Scale))))
 	return val{v: jen.Id(v), ok: ok, t: t}
+}
+
+// regrMethods maps the linear-regression aggregates to the sqlfn.Regr
+// method giving their result.
+var regrMethods = map[string]string{"regr_count": "Count", "regr_avgx": "AvgX", "regr_avgy": "AvgY",
+	"regr_sxx": "SXX", "regr_syy": "SYY", "regr_sxy": "SXY", "regr_r2": "R2", "regr_slope": "Slope", "regr_intercept": "Intercept"}
+
+// distinctTuple is the set key type of count(DISTINCT a, b, ...), a Go
+// struct of the arguments' set keys (fields F0, F1, ...), or nil for
+// another aggregate or an argument that cannot be a key.
+func (pc *planCompiler) distinctTuple(a *sql.AggCall) jen.Code {
+	if a.Func != "count" || len(a.Args) < 2 {
+		return nil
+	}
+	fields := make([]jen.Code, len(a.Args))
+	for i, x := range a.Args {
+		t := x.ResultType()
+		if !comparable(t) {
+			return nil
+		}
+		fields[i] = jen.Id(fmt.Sprintf("F%d", i)).Add(pc.setKeyType(t))
+	}
+	return jen.Struct(fields...)
 }
