@@ -54,6 +54,8 @@ func TestCheckSchemas(t *testing.T) {
 		// its golden files): a name that is no column is an earlier alias.
 		{"SELECT amount * 2 AS a, a + 1 AS b FROM raw_orders", "a DECIMAL(14,2), b DECIMAL(15,2)"},
 		{"SELECT customer_id AS c, upper(c) AS u, count(*) AS n FROM orders_silver GROUP BY customer_id", "c STRING, u STRING, n BIGINT NOT NULL"},
+		// STRUCT(t.*) and STRUCT(s.*): a table's columns, a struct's fields.
+		{"SELECT struct(t1.*) AS s, struct(o.*).order_id AS o FROM t1, orders_silver o", "s STRUCT<id: INT NOT NULL, a: STRING, x: BIGINT> NOT NULL, o STRING NOT NULL"},
 		// A numeric HAVING condition is cast to BOOLEAN (having.sql).
 		{"SELECT sum(amount) AS s FROM orders_silver HAVING count(*) + 1", "s DECIMAL(22,2)"},
 		// Subqueries, WITH, VALUES.
