@@ -26,6 +26,18 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	for j, a := range p.Aggs {
 		stateFields = append(stateFields, pc.aggFields(j, a)...)
 	}
+	// A group column Go cannot compare (a MAP, or an ARRAY or STRUCT
+	// holding one) is keyed by sqlfn.GroupKey, its canonical string, and
+	// its first value is kept in the group's state for the output.
+	opaque := map[int]bool{}
+	if p.GroupingSets == nil && !pc.statefulOp(p) {
+		for i, g := range p.Groups {
+			if t := g.ResultType(); !comparable(t) {
+				opaque[i] = true
+				stateFields = append(stateFields, jen.Id(groupField(i)).Add(pc.reg.baseType(t)), jen.Id(groupField(i)+"OK").Bool())
+			}
+		}
+	}
 	b.add(jen.Type().Id(state).Struct(stateFields...))
 
 	global := len(p.Groups) == 0 && p.GroupingSets == nil
@@ -70,7 +82,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			vals := make([]val, len(p.Groups))
 			for i, g := range p.Groups {
 				vals[i] = rb.bind(ec.compile(rb, g))
-				if !comparable(vals[i].t) {
+				if !comparable(vals[i].t) && !opaque[i] {
 					panic(&UnsupportedError{What: "GROUP BY a value of type " + vals[i].t.String()})
 				}
 			}
@@ -104,6 +116,19 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 				return
 			}
 			keys := vals
+			var keep []jen.Code // the opaque group values, kept in a new group's state
+			if len(opaque) > 0 {
+				keys = append([]val(nil), vals...)
+				for i := range opaque {
+					keys[i] = val{v: jen.Qual(pkgSQLFn, "GroupKey").Call(vals[i].v.Clone()), ok: vals[i].ok, t: types.StringType}
+					ok := jen.True()
+					if vals[i].ok != nil {
+						ok = vals[i].ok.Clone()
+					}
+					keep = append(keep, jen.Id(st).Dot(groupField(i)).Op("=").Add(vals[i].v.Clone()),
+						jen.Id(st).Dot(groupField(i)+"OK").Op("=").Add(ok))
+				}
+			}
 			if wm != "" {
 				i := pc.stateful.TimeKey
 				keys = append([]val(nil), vals...)
@@ -122,11 +147,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			k := pc.fn.tmp("k")
 			rb.add(jen.Id(k).Op(":=").Add(key.literal(keys)))
 			rb.add(jen.Id(st).Op(":=").Add(tbl.Clone()).Index(jen.Id(k)))
-			rb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(
+			rb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(append([]jen.Code{
 				jen.Id(st).Op("=").Op("&").Id(state).Values(),
 				tbl.Clone().Index(jen.Id(k)).Op("=").Id(st),
 				ord.Clone().Op("=").Append(ord.Clone(), jen.Id(k)),
-			))
+			}, keep...)...))
 		}
 		for j, a := range p.Aggs {
 			pc.aggUpdate(rb, ec, jen.Id(st), j, a)
@@ -136,7 +161,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		}
 	})
 	if !global && key == nil { // the input produced no rows at all: declare an empty table
-		key = pc.declareTuple(b, "key", pc.setKey(pc.groupVals(p), sets[0], 0, withSets))
+		gv := pc.groupVals(p)
+		for i := range opaque {
+			gv[i].t = types.StringType
+		}
+		key = pc.declareTuple(b, "key", pc.setKey(gv, sets[0], 0, withSets))
 		pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
 	}
 	if parallel {
@@ -156,6 +185,12 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		k := pc.fn.tmp("k")
 		emitKey = k
 		out = append(out, key.fields(jen.Id(k))[:len(p.Groups)]...)
+		for i := range opaque {
+			out[i] = val{v: jen.Id(st).Dot(groupField(i)), t: p.Groups[i].ResultType()}
+			if p.Groups[i].IsNullable() {
+				out[i].ok = jen.Id(st).Dot(groupField(i) + "OK")
+			}
+		}
 		ev := pc.evictClosed(emit, p, key, state, k, st, groups)
 		if ev == nil {
 			emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
@@ -994,3 +1029,7 @@ func (pc *planCompiler) distinctTuple(a *sql.AggCall) jen.Code {
 	}
 	return jen.Struct(fields...)
 }
+
+// groupField names the state field keeping the value of group column i
+// when Go cannot compare its type (its key is sqlfn.GroupKey's string).
+func groupField(i int) string { return fmt.Sprintf("G%d", i) }
