@@ -26,6 +26,18 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	for j, a := range p.Aggs {
 		stateFields = append(stateFields, pc.aggFields(j, a)...)
 	}
+	// A group column Go cannot compare (a MAP, or an ARRAY or STRUCT
+	// holding one) is keyed by sqlfn.GroupKey, its canonical string, and
+	// its first value is kept in the group's state for the output.
+	opaque := map[int]bool{}
+	if p.GroupingSets == nil && !pc.statefulOp(p) {
+		for i, g := range p.Groups {
+			if t := g.ResultType(); !comparable(t) {
+				opaque[i] = true
+				stateFields = append(stateFields, jen.Id(groupField(i)).Add(pc.reg.baseType(t)), jen.Id(groupField(i)+"OK").Bool())
+			}
+		}
+	}
 	b.add(jen.Type().Id(state).Struct(stateFields...))
 
 	global := len(p.Groups) == 0 && p.GroupingSets == nil
@@ -70,13 +82,17 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			vals := make([]val, len(p.Groups))
 			for i, g := range p.Groups {
 				vals[i] = rb.bind(ec.compile(rb, g))
-				if !comparable(vals[i].t) {
+				if !comparable(vals[i].t) && !opaque[i] {
 					panic(&UnsupportedError{What: "GROUP BY a value of type " + vals[i].t.String()})
 				}
 			}
 			if withSets {
 				// One group per grouping set; the plain case below is the
-				// single set of all group columns.
+				// single set of all group columns. A group column in no set
+				// (GROUP BY a + b, k GROUPING SETS (k)) is computed unread.
+				for _, v := range vals {
+					markUsed(rb, v)
+				}
 				for setNo, set := range sets {
 					keys := pc.setKey(vals, set, setNo, true)
 					if key == nil {
@@ -100,6 +116,19 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 				return
 			}
 			keys := vals
+			var keep []jen.Code // the opaque group values, kept in a new group's state
+			if len(opaque) > 0 {
+				keys = append([]val(nil), vals...)
+				for i := range opaque {
+					keys[i] = val{v: jen.Qual(pkgSQLFn, "GroupKey").Call(vals[i].v.Clone()), ok: vals[i].ok, t: types.StringType}
+					ok := jen.True()
+					if vals[i].ok != nil {
+						ok = vals[i].ok.Clone()
+					}
+					keep = append(keep, jen.Id(st).Dot(groupField(i)).Op("=").Add(vals[i].v.Clone()),
+						jen.Id(st).Dot(groupField(i)+"OK").Op("=").Add(ok))
+				}
+			}
 			if wm != "" {
 				i := pc.stateful.TimeKey
 				keys = append([]val(nil), vals...)
@@ -118,11 +147,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			k := pc.fn.tmp("k")
 			rb.add(jen.Id(k).Op(":=").Add(key.literal(keys)))
 			rb.add(jen.Id(st).Op(":=").Add(tbl.Clone()).Index(jen.Id(k)))
-			rb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(
+			rb.add(jen.If(jen.Id(st).Op("==").Nil()).Block(append([]jen.Code{
 				jen.Id(st).Op("=").Op("&").Id(state).Values(),
 				tbl.Clone().Index(jen.Id(k)).Op("=").Id(st),
 				ord.Clone().Op("=").Append(ord.Clone(), jen.Id(k)),
-			))
+			}, keep...)...))
 		}
 		for j, a := range p.Aggs {
 			pc.aggUpdate(rb, ec, jen.Id(st), j, a)
@@ -132,7 +161,11 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		}
 	})
 	if !global && key == nil { // the input produced no rows at all: declare an empty table
-		key = pc.declareTuple(b, "key", pc.setKey(pc.groupVals(p), sets[0], 0, withSets))
+		gv := pc.groupVals(p)
+		for i := range opaque {
+			gv[i].t = types.StringType
+		}
+		key = pc.declareTuple(b, "key", pc.setKey(gv, sets[0], 0, withSets))
 		pc.declareGroups(b, key, state, groups, order, parallel, part, parts)
 	}
 	if parallel {
@@ -152,6 +185,12 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 		k := pc.fn.tmp("k")
 		emitKey = k
 		out = append(out, key.fields(jen.Id(k))[:len(p.Groups)]...)
+		for i := range opaque {
+			out[i] = val{v: jen.Id(st).Dot(groupField(i)), t: p.Groups[i].ResultType()}
+			if p.Groups[i].IsNullable() {
+				out[i].ok = jen.Id(st).Dot(groupField(i) + "OK")
+			}
+		}
 		ev := pc.evictClosed(emit, p, key, state, k, st, groups)
 		if ev == nil {
 			emit.add(jen.Id(st).Op(":=").Id(groups).Index(jen.Id(k)))
@@ -470,6 +509,9 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		default:
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT in " + a.Func})
 		}
+		if t := pc.distinctTuple(a); t != nil {
+			return []jen.Code{f("", jen.Qual(pkgRuntime, "Set").Types(t))}
+		}
 		if len(a.Args) != 1 || !comparable(argT(0)) {
 			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
 		}
@@ -509,6 +551,8 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Moments"))}
 	case "corr", "covar_pop", "covar_samp":
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "CoMoments"))}
+	case "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_r2", "regr_slope", "regr_intercept":
+		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Regr"))}
 	case "approx_count_distinct":
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "HLL"))}
 	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
@@ -564,6 +608,19 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 		args[i] = ub.bind(ec.compile(ub, x))
 	}
 	switch {
+	case distinctMatters(a) && len(args) > 1:
+		// count(DISTINCT a, b, ...): the distinct tuples of the rows where
+		// all are not NULL (Spark's Count of several children).
+		fields := jen.Dict{}
+		for i, x := range args {
+			fields[jen.Id(fmt.Sprintf("F%d", i))] = setKey(x.t, x.v.Clone())
+		}
+		put := acc("").Dot("Add").Call(jen.Add(pc.distinctTuple(a)).Values(fields))
+		if ok := okAnd(args...); ok != nil {
+			ub.add(jen.If(ok).Block(put))
+		} else {
+			ub.add(put)
+		}
 	case distinctMatters(a):
 		x := args[0]
 		key := setKey(x.t, x.v.Clone())
@@ -668,7 +725,7 @@ func (pc *planCompiler) aggUpdate(b *block, ec *exprCompiler, st *jen.Statement,
 	case a.Func == "stddev" || a.Func == "stddev_pop" || a.Func == "variance" || a.Func == "var_pop":
 		x := args[0]
 		ub.add(jen.If(okCond(x.ok, jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone())))
-	case a.Func == "corr" || a.Func == "covar_pop" || a.Func == "covar_samp":
+	case a.Func == "corr" || a.Func == "covar_pop" || a.Func == "covar_samp" || regrMethods[a.Func] != "":
 		x, y := args[0], args[1]
 		ub.add(jen.If(okCond(okAnd(x, y), jen.True())).Block(acc("").Dot("Add").Call(x.v.Clone(), y.v.Clone())))
 	case a.Func == "approx_count_distinct":
@@ -871,6 +928,12 @@ func (pc *planCompiler) aggResult(b *block, st *jen.Statement, j int, a *sql.Agg
 		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
 		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Add(acc("")).Dot(method).Call())
 		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
+	case "regr_count":
+		return val{v: acc("").Dot("Count").Call(), t: a.Type}
+	case "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy", "regr_r2", "regr_slope", "regr_intercept":
+		v, ok := pc.fn.tmp("v"), pc.fn.tmp("ok")
+		b.add(jen.List(jen.Id(v), jen.Id(ok)).Op(":=").Add(acc("")).Dot(regrMethods[a.Func]).Call())
+		return val{v: jen.Id(v), ok: jen.Id(ok), t: a.Type}
 	case "approx_count_distinct":
 		return val{v: acc("").Dot("Estimate").Call(), t: a.Type}
 	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
@@ -943,3 +1006,30 @@ func (pc *planCompiler) avgOf(b *block, sum, n jen.Code, sumT, t types.Type) val
 	b.add(jen.If(ok.Clone()).Block(jen.Id(v).Op("=").Qual(pkgSQLFn, "DecimalAvg").Call(sum, jen.Lit(sumT.Scale), n, jen.Lit(t.Precision), jen.Lit(t.Scale))))
 	return val{v: jen.Id(v), ok: ok, t: t}
 }
+
+// regrMethods maps the linear-regression aggregates to the sqlfn.Regr
+// method giving their result.
+var regrMethods = map[string]string{"regr_count": "Count", "regr_avgx": "AvgX", "regr_avgy": "AvgY",
+	"regr_sxx": "SXX", "regr_syy": "SYY", "regr_sxy": "SXY", "regr_r2": "R2", "regr_slope": "Slope", "regr_intercept": "Intercept"}
+
+// distinctTuple is the set key type of count(DISTINCT a, b, ...), a Go
+// struct of the arguments' set keys (fields F0, F1, ...), or nil for
+// another aggregate or an argument that cannot be a key.
+func (pc *planCompiler) distinctTuple(a *sql.AggCall) jen.Code {
+	if a.Func != "count" || len(a.Args) < 2 {
+		return nil
+	}
+	fields := make([]jen.Code, len(a.Args))
+	for i, x := range a.Args {
+		t := x.ResultType()
+		if !comparable(t) {
+			return nil
+		}
+		fields[i] = jen.Id(fmt.Sprintf("F%d", i)).Add(pc.setKeyType(t))
+	}
+	return jen.Struct(fields...)
+}
+
+// groupField names the state field keeping the value of group column i
+// when Go cannot compare its type (its key is sqlfn.GroupKey's string).
+func groupField(i int) string { return fmt.Sprintf("G%d", i) }

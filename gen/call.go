@@ -53,6 +53,13 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
 		}
 		return c.elementAt(b, e)
+	case "parse_url", "try_parse_url":
+		return c.nullOrFail(b, e, "ParseURL", e.Func == "try_parse_url")
+	case "conv":
+		return c.nullOrFail(b, e, "Conv", false)
+	case "positive":
+		// Unary plus: the (coerced) argument itself.
+		return c.compile(b, e.Args[0])
 	case "format_string":
 		return c.formatString(b, e)
 	case "hash", "xxhash64":
@@ -245,7 +252,8 @@ func (c *exprCompiler) makeArray(b *block, e *sql.Call) val {
 }
 
 // elementAt compiles element_at(array, i): 1-based, negative counts from
-// the end, out of range is an error under ANSI semantics (0 always is).
+// the end, out of range is an error under ANSI semantics (0 always is,
+// in try_element_at too).
 func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	x := b.bind(c.compile(b, e.Args[0]))
 	i := b.bind(c.compile(b, e.Args[1]))
@@ -253,6 +261,9 @@ func (c *exprCompiler) elementAt(b *block, e *sql.Call) val {
 	v, found := b.fn.tmp("v"), b.fn.tmp("found")
 	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ElementAt").Call(x.v.Clone(), i.v.Clone()))
 	if e.Func == "try_element_at" {
+		// Index 0 is an error even here (Spark's ElementAt raises
+		// INVALID_INDEX_OF_ZERO before try_element_at's NULL applies).
+		b.add(jen.If(okCond(ok, jen.Add(i.v.Clone()).Op("==").Lit(0))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
 		return c.unwrapElem(val{v: jen.Id(v), ok: andOK(ok, jen.Id(found)), t: *x.t.Elem}, x.t.ContainsNull, b)
 	}
 	b.add(jen.If(okCond(ok, jen.Op("!").Id(found))).Block(c.fail(b, jen.Qual(pkgSQLFn, "ErrElementAtIndex").Call(i.v.Clone(), jen.Len(x.v.Clone())))))
@@ -267,4 +278,27 @@ func (c *exprCompiler) arrayContains(b *block, e *sql.Call) val {
 	v, found := b.fn.tmp("v"), b.fn.tmp("known")
 	b.add(jen.List(jen.Id(v), jen.Id(found)).Op(":=").Qual(pkgSQLFn, "ArrayContains").Call(x.v.Clone(), y.v.Clone()))
 	return val{v: jen.Id(v), ok: andOK(okAnd(x, y), jen.Id(found)), t: types.BooleanType}
+}
+
+// nullOrFail compiles a call of sqlfn.<fn>(args...) returning (value,
+// null, ok): parse_url (NULL for a part the URL lacks, INVALID_URL for a
+// URL java.net.URI refuses) and conv (NULL for a bad base, an overflow
+// error). !ok fails the row, or is NULL when tolerate is set
+// (try_parse_url).
+func (c *exprCompiler) nullOrFail(b *block, e *sql.Call, fn string, tolerate bool) val {
+	args := make([]val, len(e.Args))
+	goArgs := make([]jen.Code, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = b.bind(c.compile(b, a))
+		goArgs[i] = args[i].v.Clone()
+	}
+	ok := okAnd(args...)
+	v, null, good := b.fn.tmp("v"), b.fn.tmp("null"), b.fn.tmp("good")
+	b.add(jen.List(jen.Id(v), jen.Id(null), jen.Id(good)).Op(":=").Qual(pkgSQLFn, fn).Call(goArgs...))
+	if tolerate {
+		return val{v: jen.Id(v), ok: andOK(ok, jen.Id(good).Op("&&").Op("!").Id(null)), t: e.Type}
+	}
+	b.add(jen.If(okCond(ok, jen.Op("!").Id(good))).Block(c.fail(b,
+		jen.Qual(pkgSQLFn, "ErrFunction").Call(jen.Lit(e.Func), jen.Index().Any().Values(goArgs...)))))
+	return val{v: jen.Id(v), ok: andOK(ok, jen.Op("!").Id(null)), t: e.Type}
 }

@@ -442,6 +442,9 @@ func (c *exprCompiler) binary(b *block, e *sql.Binary) val {
 // itself; false < true).
 func (c *exprCompiler) compare(l, r val, op string) *jen.Statement {
 	switch l.t.Kind {
+	case types.VoidKind:
+		// Only NULLs (ORDER BY NULL): equal, never less.
+		return jen.Lit(op == "==" || op == "<=" || op == ">=")
 	case types.FloatKind, types.DoubleKind, types.DecimalKind, types.BooleanKind, types.BinaryKind,
 		types.ArrayKind, types.StructKind, types.MapKind:
 		return jen.Qual(pkgSQLFn, "Compare").Call(l.v.Clone(), r.v.Clone()).Op(op).Lit(0)

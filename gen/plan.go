@@ -334,11 +334,16 @@ func (t *tuple) literal(xs []val) *jen.Statement {
 	d := jen.Dict{}
 	for i, x := range xs {
 		v := x.v.Clone()
-		if x.ok != nil && !isFalse(x.ok) {
+		switch {
+		case x.ok != nil && !isFalse(x.ok):
 			// The value of a NULL is unspecified (an expression's result
 			// slot may hold anything): key it as the zero value, so that
 			// NULLs group, deduplicate and compare as one.
 			v = jen.Qual(pkgSQLFn, "IfValid").Call(x.ok.Clone(), v)
+		case x.ok != nil && x.v != nil:
+			// A NULL known at generation time (a folded VALUES row, 3 +
+			// NULL) holds the value computed without the NULL: zero too.
+			v = jen.Qual(pkgSQLFn, "IfValid").Call(jen.False(), v)
 		}
 		switch t.types[i].Kind {
 		case types.DoubleKind:

@@ -87,6 +87,10 @@ func (pc *planCompiler) prepareSubqueries(b *block, p sql.Plan) {
 		case sql.InSubquery:
 			sv.any, sv.sawNull, sv.set = pc.fn.tmp("sqAny"), pc.fn.tmp("sqNull"), pc.fn.tmp("sqSet")
 			b.add(jen.Var().Id(sv.any).Op(",").Id(sv.sawNull).Bool())
+			// Only a nullable tested value reads the "had a row" flag: a
+			// NOT NULL one (x IN (SELECT ...) with x a literal) leaves it
+			// unread, which Go refuses.
+			b.add(jen.Id("_").Op("=").Id(sv.any))
 			first := true
 			pc.produce(b, s.Plan, false, func(rb *block, cols []val) {
 				x := cols[0]

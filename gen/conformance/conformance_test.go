@@ -58,13 +58,12 @@ type result struct {
 }
 
 func TestSparkGolden(t *testing.T) {
-	names, err := filepath.Glob(filepath.Join(goldenDir, "inputs", "*.sql"))
+	names, err := goldenNames(goldenDir)
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no golden files under %s: %v", goldenDir, err)
 	}
 	var files []string
-	for _, n := range names {
-		name := filepath.Base(n)
+	for _, name := range names {
 		if *onlyFiles == "" || slices.Contains(strings.Split(*onlyFiles, ","), name) {
 			files = append(files, name)
 		}

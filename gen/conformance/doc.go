@@ -8,8 +8,12 @@
 // into a temporary warehouse, and the tables read back with
 // runtime/delta.
 //
-// For each golden file the test splits the input into statements (and
-// checks them against the result file), keeps the views (CREATE TEMPORARY
+// The golden files are the .sql files under testdata/spark-sql-tests/inputs,
+// subfolders included (subquery/in-subquery/in-basic.sql), each named by its
+// path there; their results are at the same path under results/ (older
+// files number their blocks, "-- !query 3"). For each golden file the test
+// splits the input into statements (and checks them against the result
+// file), keeps the views (CREATE TEMPORARY
 // VIEW ... AS VALUES / AS SELECT), tables and SET settings in effect, and
 // turns every query into a materialized view of a pipeline whose views
 // are temporary views (session time zone America/Los_Angeles, as the

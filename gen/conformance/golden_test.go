@@ -2,9 +2,11 @@ package conformance
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +34,10 @@ type block struct {
 // JVM exception class name, as SQLQueryTestSuite prints it.
 var exceptionLine = regexp.MustCompile(`^(org\.apache\.spark|java|scala)\.[A-Za-z0-9_.$]*(Exception|Error)$`)
 
+// numberedHeading is a block heading of an older result file, such as
+// "-- !query 12 schema"; $1 is what follows the number.
+var numberedHeading = regexp.MustCompile(`(?m)^-- !query \d+( schema| output)?\n`)
+
 var errorClassField = regexp.MustCompile(`"errorClass" : "([^"]+)"`)
 
 // parseResults reads a .sql.out file: blocks of "-- !query", the SQL,
@@ -42,7 +48,10 @@ func parseResults(path string) ([]block, error) {
 	if err != nil {
 		return nil, err
 	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	// Older result files number their headings ("-- !query 3",
+	// "-- !query 3 schema", "-- !query 3 output"); the numbers are the
+	// blocks' 0-based positions, which the split gives anyway.
+	text := numberedHeading.ReplaceAllString(strings.ReplaceAll(string(data), "\r\n", "\n"), "-- !query$1\n")
 	parts := strings.Split(text, "-- !query\n")
 	if len(parts) < 2 {
 		return nil, fmt.Errorf("%s: no \"-- !query\" block", path)
@@ -164,14 +173,33 @@ type goldenFile struct {
 	Results []block
 }
 
+// goldenNames lists the golden files under dir: the paths of the .sql
+// files under dir/inputs, relative to it with forward slashes (such as
+// "group-by.sql" or "subquery/in-subquery/in-basic.sql"), sorted. The
+// path names a file in the known-failures list and in -conformance.files.
+func goldenNames(dir string) ([]string, error) {
+	root := filepath.Join(dir, "inputs")
+	var names []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sql") {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		names = append(names, filepath.ToSlash(rel))
+		return err
+	})
+	slices.Sort(names)
+	return names, err
+}
+
 // loadGolden reads the pair inputs/NAME and results/NAME.out under dir and
 // checks that they agree on the statements.
 func loadGolden(dir, name string) (goldenFile, error) {
-	in, err := parseInput(filepath.Join(dir, "inputs", name))
+	in, err := parseInput(filepath.Join(dir, "inputs", filepath.FromSlash(name)))
 	if err != nil {
 		return goldenFile{}, err
 	}
-	res, err := parseResults(filepath.Join(dir, "results", name+".out"))
+	res, err := parseResults(filepath.Join(dir, "results", filepath.FromSlash(name)+".out"))
 	if err != nil {
 		return goldenFile{}, err
 	}

@@ -145,8 +145,14 @@ func plan(g goldenFile) []*query {
 			fileSkip = "file setting " + strings.TrimSpace(c)
 		}
 	}
-	skipOf := func(sqlText string) (reads []*view, skip string) {
+	// skipOf returns the views sqlText reads and why it is not evaluated;
+	// self is the name of the view sqlText defines ("" for a query), an
+	// alias in its body (VALUES ... AS testData(a, b)), not a table read.
+	skipOf := func(sqlText, self string) (reads []*view, skip string) {
 		for _, id := range identifiers(sqlText) {
+			if self != "" && strings.EqualFold(id, self) {
+				continue
+			}
 			if v := views[id]; v != nil && !slices.Contains(reads, v) {
 				reads = append(reads, v)
 				if v.Skip != "" && skip == "" {
@@ -179,7 +185,7 @@ func plan(g goldenFile) []*query {
 			} else if cols != "" {
 				v.SQL = fmt.Sprintf("SELECT * FROM (\n%s\n) AS %s(%s)", body, name, cols)
 			}
-			reads, skip := skipOf(body)
+			reads, skip := skipOf(body, name)
 			// Its own name in its body is an alias (VALUES ... AS t1(c)),
 			// not the view it replaces: a view cannot read itself.
 			v.Reads = slices.DeleteFunc(reads, func(r *view) bool { return strings.EqualFold(r.Name, name) })
@@ -194,7 +200,7 @@ func plan(g goldenFile) []*query {
 			// CREATE TABLE t AS query: the table holds the query's rows.
 			m := createTableAs.FindStringSubmatch(s)
 			v := &view{Name: m[1], SQL: m[2]}
-			v.Reads, v.Skip = skipOf(m[2])
+			v.Reads, v.Skip = skipOf(m[2], "")
 			views[strings.ToLower(m[1])] = v
 			delete(tables, strings.ToLower(m[1]))
 		case createTableCols.MatchString(s) && b.Error == "":
@@ -221,7 +227,7 @@ func plan(g goldenFile) []*query {
 				tb.sources = nil
 			}
 			tb.sources = append(tb.sources, m[3])
-			reads, skip := skipOf(m[3])
+			reads, skip := skipOf(m[3], "")
 			v := tb.view(reads)
 			if skip != "" {
 				v.Skip = skip
@@ -241,7 +247,7 @@ func plan(g goldenFile) []*query {
 			tables[name[strings.LastIndex(name, ".")+1:]] = true
 		case queryStart.MatchString(s):
 			q := &query{File: g.Name, Block: b, Ordered: orderedQuery(s)}
-			reads, skip := skipOf(s)
+			reads, skip := skipOf(s, "")
 			q.Views = closure(reads)
 			switch {
 			case fileSkip != "":

@@ -3,6 +3,7 @@ package sqlfn
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"math/bits"
 	"slices"
 
@@ -61,10 +62,25 @@ func (m *Moments) StddevPop() (float64, bool) {
 	return math.Sqrt(v), ok
 }
 
-// CoMoments accumulates pairs (x, y) as Spark's PearsonCorrelation and
-// Covariance aggregates.
+// CoMoments accumulates pairs (x, y) for Spark's PearsonCorrelation and
+// Covariance aggregates (corr, covar_pop, covar_samp) and the
+// linear-regression ones (Regr). Besides the running means and
+// co-moments of Spark's update, it keeps the exact sums of the pairs
+// (rationals: float64 values are dyadic), and the results come from the
+// exact co-moments rounded once: Spark's own last bits depend on how its
+// partial aggregates were split and merged, and the exact value is what
+// they approximate (for the golden files' inputs, Spark's answer). A NaN
+// or an infinity falls back to the running values, which carry it.
 type CoMoments struct {
 	N, MeanX, MeanY, Ck, MkX, MkY float64
+
+	exact    *exactSums
+	nonFinit bool
+}
+
+// exactSums are the exact sums of the pairs: x, y, x², y², xy.
+type exactSums struct {
+	x, y, xx, yy, xy big.Rat
 }
 
 // Add folds in the pair (x, y).
@@ -77,6 +93,53 @@ func (m *CoMoments) Add(x, y float64) {
 	m.Ck += dx * (y - m.MeanY)
 	m.MkX += dx * (x - m.MeanX)
 	m.MkY += dy * (y - m.MeanY)
+	if m.nonFinit || math.IsInf(x, 0) || math.IsInf(y, 0) || x != x || y != y {
+		m.nonFinit = true
+		return
+	}
+	if m.exact == nil {
+		m.exact = new(exactSums)
+	}
+	e := m.exact
+	var rx, ry, t big.Rat
+	rx.SetFloat64(x)
+	ry.SetFloat64(y)
+	e.x.Add(&e.x, &rx)
+	e.y.Add(&e.y, &ry)
+	e.xx.Add(&e.xx, t.Mul(&rx, &rx))
+	e.yy.Add(&e.yy, t.Mul(&ry, &ry))
+	e.xy.Add(&e.xy, t.Mul(&rx, &ry))
+}
+
+// moments returns the co-moment of x and y and the second moments of x
+// and of y (sums of products of deviations from the means), exact and
+// rounded when every value was finite.
+func (m *CoMoments) moments() (ck, mkX, mkY float64) {
+	if m.nonFinit || m.exact == nil {
+		return m.Ck, m.MkX, m.MkY
+	}
+	e := m.exact
+	n := new(big.Rat).SetFloat64(m.N)
+	central := func(sab, sa, sb *big.Rat) float64 {
+		var t big.Rat
+		t.Mul(sa, sb)
+		t.Quo(&t, n)
+		t.Sub(sab, &t)
+		f, _ := t.Float64()
+		return f
+	}
+	return central(&e.xy, &e.x, &e.y), central(&e.xx, &e.x, &e.x), central(&e.yy, &e.y, &e.y)
+}
+
+// sums returns the sums of x and of y, exact and rounded when every
+// value was finite.
+func (m *CoMoments) sums() (sx, sy float64) {
+	if m.nonFinit || m.exact == nil {
+		return m.MeanX * m.N, m.MeanY * m.N
+	}
+	sx, _ = m.exact.x.Float64()
+	sy, _ = m.exact.y.Float64()
+	return sx, sy
 }
 
 // Corr returns the Pearson correlation; NULL for fewer than two pairs, NaN
@@ -85,7 +148,8 @@ func (m *CoMoments) Corr() (float64, bool) {
 	if m.N < 2 {
 		return 0, false
 	}
-	return m.Ck / math.Sqrt(m.MkX*m.MkY), true
+	ck, mkX, mkY := m.moments()
+	return ck / math.Sqrt(mkX*mkY), true
 }
 
 // CovarPop returns the population covariance; NULL for no pairs.
@@ -93,7 +157,8 @@ func (m *CoMoments) CovarPop() (float64, bool) {
 	if m.N == 0 {
 		return 0, false
 	}
-	return m.Ck / m.N, true
+	ck, _, _ := m.moments()
+	return ck / m.N, true
 }
 
 // CovarSamp returns the sample covariance; NULL for fewer than two pairs.
@@ -101,7 +166,86 @@ func (m *CoMoments) CovarSamp() (float64, bool) {
 	if m.N < 2 {
 		return 0, false
 	}
-	return m.Ck / (m.N - 1), true
+	ck, _, _ := m.moments()
+	return ck / (m.N - 1), true
+}
+
+// Regr accumulates the pairs (y, x) of Spark's linear-regression
+// aggregates regr_count, regr_avgx, regr_avgy, regr_sxx, regr_syy,
+// regr_sxy, regr_r2, regr_slope and regr_intercept (y the dependent
+// first argument, x the independent second one), over the rows where
+// both are not NULL, with CoMoments' exact sums. The formulas are
+// Spark's (linearRegression.scala).
+type Regr struct {
+	C CoMoments // the pairs (y, x)
+}
+
+// Add folds in the pair (y, x).
+func (r *Regr) Add(y, x float64) { r.C.Add(y, x) }
+
+// Count is regr_count: the number of pairs.
+func (r *Regr) Count() int64 { return int64(r.C.N) }
+
+// AvgX is regr_avgx: the mean of x; NULL for no pairs.
+func (r *Regr) AvgX() (float64, bool) {
+	_, sx := r.C.sums()
+	return sx / r.C.N, r.C.N > 0
+}
+
+// AvgY is regr_avgy: the mean of y; NULL for no pairs.
+func (r *Regr) AvgY() (float64, bool) {
+	sy, _ := r.C.sums()
+	return sy / r.C.N, r.C.N > 0
+}
+
+// SXX is regr_sxx: the sum of squared deviations of x; NULL for no pairs.
+func (r *Regr) SXX() (float64, bool) {
+	_, _, mkX := r.C.moments()
+	return mkX, r.C.N > 0
+}
+
+// SYY is regr_syy: the sum of squared deviations of y; NULL for no pairs.
+func (r *Regr) SYY() (float64, bool) {
+	_, mkY, _ := r.C.moments()
+	return mkY, r.C.N > 0
+}
+
+// SXY is regr_sxy: the sum of the products of the deviations; NULL for
+// no pairs.
+func (r *Regr) SXY() (float64, bool) {
+	ck, _, _ := r.C.moments()
+	return ck, r.C.N > 0
+}
+
+// R2 is regr_r2, the coefficient of determination: NULL for fewer than
+// two pairs or a constant x, 1 for a constant y.
+func (r *Regr) R2() (float64, bool) {
+	ck, mkY, mkX := r.C.moments()
+	switch {
+	case r.C.N < 2 || mkX == 0:
+		return 0, false
+	case mkY == 0:
+		return 1, true
+	}
+	return ck * ck / mkX / mkY, true
+}
+
+// Slope is regr_slope: covar_pop(x, y) / var_pop(x); NULL for no pairs
+// or a constant x.
+func (r *Regr) Slope() (float64, bool) {
+	ck, _, mkX := r.C.moments()
+	if r.C.N == 0 || mkX == 0 {
+		return 0, false
+	}
+	return (ck / r.C.N) / (mkX / r.C.N), true
+}
+
+// Intercept is regr_intercept: avg(y) - regr_slope(y, x) * avg(x); NULL
+// where regr_slope is.
+func (r *Regr) Intercept() (float64, bool) {
+	slope, ok := r.Slope()
+	sy, sx := r.C.sums()
+	return sy/r.C.N - slope*(sx/r.C.N), ok
 }
 
 // hllP is the register index width of Spark's HyperLogLogPlusPlus for

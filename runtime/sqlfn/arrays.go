@@ -338,7 +338,7 @@ func MapValues[K, V any](m []types.KV[K, V]) []V {
 // types.Null[K]; it fails with Spark's errors for arrays of different
 // lengths, a NULL key (NULL_MAP_KEY) and a duplicate key
 // (DUPLICATED_MAP_KEY, Spark's default spark.sql.mapKeyDedupPolicy).
-func MapFromArrays[E any, K comparable, V any](keys []E, values []V, key func(E) (K, bool)) ([]types.KV[K, V], error) {
+func MapFromArrays[E, K, V any](keys []E, values []V, key func(E) (K, bool)) ([]types.KV[K, V], error) {
 	if len(keys) != len(values) {
 		return nil, &Error{Class: "INVALID_PARAMETER_VALUE",
 			Message: "map_from_arrays needs arrays of one length: the keys have " + strconv.Itoa(len(keys)) + " elements, the values " + strconv.Itoa(len(values))}
@@ -350,7 +350,11 @@ func MapFromArrays[E any, K comparable, V any](keys []E, values []V, key func(E)
 		if !ok {
 			return nil, ErrNullMapKey()
 		}
-		dk, _ := distinctKey(k)
+		dk, simple := distinctKey(k)
+		if !simple {
+			// An ARRAY, STRUCT or MAP key: its canonical encoding.
+			dk = GroupKey(k)
+		}
 		if _, dup := seen[dk]; dup {
 			return nil, ErrDuplicateMapKey(k)
 		}

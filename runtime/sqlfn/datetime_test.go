@@ -256,6 +256,12 @@ func TestToTimestamp(t *testing.T) {
 		{"16-12-31", "yy-MM-dd", ts(t, 2016, 12, 31, 0, 0, 0, 0), true},
 		{"2016-366", "yyyy-DDD", ts(t, 2016, 12, 31, 0, 0, 0, 0), true},
 		{"2015-366", "yyyy-DDD", 0, false},
+		// A day of the year with a month or a day of the month that agree
+		// (Spark's datetime-parsing.sql), and one that does not.
+		{"12-365", "MM-DDD", ts(t, 1970, 12, 31, 0, 0, 0, 0), true},
+		{"2020-30-365", "yyyy-dd-DDD", ts(t, 2020, 12, 30, 0, 0, 0, 0), true},
+		{"2020-12-350", "yyyy-MM-DDD", ts(t, 2020, 12, 15, 0, 0, 0, 0), true},
+		{"11-365", "MM-DDD", 0, false},
 		{"2016 Q4", "yyyy QQQ", ts(t, 2016, 1, 1, 0, 0, 0, 0), false},
 		{"10:30", "HH:mm", ts(t, 1970, 1, 1, 10, 30, 0, 0), true},
 		{"PM", "a", ts(t, 1970, 1, 1, 12, 0, 0, 0), true},

@@ -158,7 +158,7 @@ func ErrElementAtIndex(i int32, n int) error {
 	if i == 0 {
 		return &Error{Class: "INVALID_INDEX_OF_ZERO",
 			Message: "the index 0 is invalid: an index shall be either < 0 or > 0 (the first element has index 1)",
-			Hint:    "use try_element_at to return NULL instead"}
+			Hint:    "count positions from 1 (or from -1 at the end); try_element_at does not tolerate 0 either"}
 	}
 	return &Error{Class: "INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
 		Message: "the index " + strconv.Itoa(int(i)) + " is out of bounds: the array has " + strconv.Itoa(n) + " elements",
@@ -172,11 +172,14 @@ var functionErrors = map[string]struct{ class, what, hint string }{
 	"to_timestamp":     {"CANNOT_PARSE_TIMESTAMP", "the text does not match the date-time format", "use try_to_timestamp to tolerate invalid input and return NULL instead"},
 	"try_to_timestamp": {"CANNOT_PARSE_TIMESTAMP", "the text does not match the date-time format", ""},
 	"assert_true":      {"USER_RAISED_EXCEPTION", "the condition is not true", "the row breaks the assertion: fix the data or the condition"},
+	"conv":             {"ARITHMETIC_OVERFLOW", "the number does not fit in 64 bits", "use fewer digits"},
 	"abs":              {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"round":            {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"floor":            {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"ceil":             {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
 	"ceiling":          {"ARITHMETIC_OVERFLOW", "the result overflows its type", "use a wider type"},
+	"url_decode":       {"CANNOT_DECODE_URL", "the text is not valid URL-encoded text (a % must be followed by two hex digits)", "use try_url_decode to return NULL instead"},
+	"parse_url":        {"INVALID_URL", "the URL is not a valid URI", "use try_parse_url to return NULL instead"},
 	"split":            {"INVALID_PARAMETER_VALUE.PATTERN", "the regular expression is invalid", "use RE2 syntax (no lookaround or backreferences)"},
 	"regexp_substr":    {"INVALID_PARAMETER_VALUE.PATTERN", "the regular expression is invalid", "use RE2 syntax (no lookaround or backreferences)"},
 	"regexp_instr":     {"INVALID_PARAMETER_VALUE.PATTERN", "the regular expression is invalid", "use RE2 syntax (no lookaround or backreferences)"},

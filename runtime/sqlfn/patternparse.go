@@ -351,7 +351,10 @@ func (f *dtFields) resolveLocal(era bool) (int64, bool) {
 	}
 	var days int64
 	switch {
-	case f.doy >= 0 && f.month < 0 && f.day < 0:
+	case f.doy >= 0 && (f.month < 0 || f.day < 0):
+		// The day of the year settles the date; a month or a day of the
+		// month given besides must agree with it (java.time's
+		// cross-check: to_timestamp('12-365', 'MM-DDD') is 1970-12-31).
 		n := 365
 		if isLeap(year) {
 			n = 366
@@ -360,6 +363,9 @@ func (f *dtFields) resolveLocal(era bool) (int64, bool) {
 			return 0, false
 		}
 		days = daysFromCivil(year, 1, 1) + int64(f.doy) - 1
+		if _, m, d := civilFromDays(days); f.month >= 0 && m != f.month || f.day >= 0 && d != f.day {
+			return 0, false
+		}
 	default:
 		m, d := 1, 1
 		if f.month >= 0 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // This file checks aggregating SELECTs: GROUP BY (expressions, ordinals,
@@ -107,9 +109,11 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 	ctx := &exprCtx{sc: sc, clause: "the SELECT list", agg: st, win: ws}
 	p1 := make([]Expr, len(items))
 	for i, it := range items {
+		ctx.aliases = lateralAliases(items[:i], p1[:i])
 		p1[i] = c.item(it, ctx)
 		items[i].name = resolvedName(it, p1[i])
 	}
+	ctx.aliases = nil
 	aliases := aliasMap(items, p1)
 	failed := false
 	var groupOf []int
@@ -178,7 +182,14 @@ func (c *checker) aggregateQuery(s *selectStmt, items []selItem, input Plan, sc 
 	agg := &Aggregate{Input: input, GroupingSets: sets}
 	var below Plan = agg
 	if s.having != nil {
-		h := c.boolean(s.having, &exprCtx{sc: sc, clause: "HAVING", agg: st, aliases: aliases}, "the HAVING condition")
+		h := c.expr(s.having, &exprCtx{sc: sc, clause: "HAVING", agg: st, aliases: aliases})
+		if !isBad(h) && h.ResultType().IsNumeric() {
+			// Spark casts a numeric HAVING condition to BOOLEAN (non-zero
+			// is true: HAVING SUM(v) + 1), unlike a WHERE condition.
+			h = c.castTo(h, types.BooleanType, s.having)
+		} else if !isBad(h) {
+			h = c.toBoolean(h, s.having, "the HAVING condition")
+		}
 		if h = c.lowerAgg(h, st); isBad(h) {
 			return nil
 		}

@@ -11,6 +11,17 @@ import (
 // call types a function call.
 func (c *checker) call(e *callExpr, ctx *exprCtx) Expr {
 	name := e.name.name
+	if strings.EqualFold(name, "struct") {
+		// STRUCT(t.*), STRUCT(s.*): the table's columns or the struct's
+		// fields, each a field of its name (Spark's struct.sql).
+		args, names, ok := c.expandStructStars(e.args, e.argNames, ctx)
+		if !ok {
+			return bad
+		}
+		cp := *e
+		cp.args, cp.argNames = args, names
+		e = &cp
+	}
 	if r, handled := c.rewriteCallAST(e, ctx); handled {
 		return r
 	}
@@ -383,4 +394,61 @@ func arityText(fn *Function) string {
 		return plural(fn.MinArgs)
 	}
 	return fmt.Sprintf("%d to %d arguments", fn.MinArgs, len(fn.Args))
+}
+
+// expandStructStars replaces each star among struct()'s arguments by the
+// names it stands for: *, t.* (the columns of the query or of table t) or
+// s.* (the fields of struct column s); argNames (the AS names, by
+// position, possibly fewer than the arguments; nil when none is given)
+// follow, "" for each expanded name.
+// ok is false after an error.
+func (c *checker) expandStructStars(args []astExpr, argNames []string, ctx *exprCtx) (out []astExpr, names []string, ok bool) {
+	add := func(a astExpr, name string) {
+		out = append(out, a)
+		if argNames != nil {
+			names = append(names, name)
+		}
+	}
+	for k, a := range args {
+		st, isStar := a.(*starExpr)
+		if !isStar || len(st.except) > 0 || ctx.sc == nil {
+			name := ""
+			if k < len(argNames) {
+				name = argNames[k]
+			}
+			add(a, name)
+			continue
+		}
+		ref := func(parts ...string) astExpr {
+			ids := make([]ident, len(parts))
+			for i, p := range parts {
+				ids[i] = ident{name: p, pos: st.pos, end: st.end}
+			}
+			return &nameExpr{parts: ids}
+		}
+		if cols := ctx.sc.starColumns(st.qual); len(cols) > 0 {
+			for _, i := range cols {
+				col := ctx.sc.cols[i]
+				add(ref(append(append([]string(nil), col.qual...), col.Name)...), "")
+			}
+			continue
+		}
+		if len(st.qual) == 0 {
+			add(a, "") // reported as a misplaced star
+			continue
+		}
+		x := c.expr(&nameExpr{parts: st.qual}, ctx)
+		if isBad(x) {
+			return nil, nil, false
+		}
+		t := x.ResultType()
+		if t.Kind != types.StructKind {
+			c.errorAt(st, "CANNOT_RESOLVE_STAR_EXPAND", "name a table of the query or a STRUCT column", "%s.* is neither a table nor a STRUCT (it is %s)", joinIdents(st.qual), t)
+			return nil, nil, false
+		}
+		for _, f := range t.Fields {
+			add(ref(append(identNames(st.qual), f.Name)...), "")
+		}
+	}
+	return out, names, true
 }

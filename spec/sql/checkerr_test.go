@@ -22,6 +22,7 @@ func TestCheckErrors(t *testing.T) {
 		{"SELECT t.* FROM t1 AS tt", `7-10 CANNOT_RESOLVE_STAR_EXPAND t.* does not name a table of the query (tables: tt)`},
 		{"SELECT *", `7-8 INVALID_USAGE_OF_STAR_OR_REGEX * needs a FROM clause with columns (name the values, or add FROM)`},
 		{"SELECT * EXCEPT (zz) FROM t1", `17-19 UNRESOLVED_COLUMN column "zz" does not exist (available columns: id, a, x)`},
+		{"SELECT struct(a.*) FROM t1", `14-17 CANNOT_RESOLVE_STAR_EXPAND a.* is neither a table nor a STRUCT (it is STRING) (name a table of the query or a STRUCT column)`},
 		{"SELECT count(t1.*) FROM t1", `13-17 INVALID_USAGE_OF_STAR_OR_REGEX '*' is not allowed here (use * only in the SELECT list or in count(*))`},
 		{"SELECT ${nope}", `7-14 UNBOUND_SQL_PARAMETER parameter "nope" is not defined (declare it under parameters:)`},
 		{"SELECT 'a${nope}'", `9-16 UNBOUND_SQL_PARAMETER parameter "nope" is not defined (declare it under parameters:)`},

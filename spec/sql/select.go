@@ -80,9 +80,11 @@ func (c *checker) selectQuery(s *selectStmt, order []*orderItem, env *cteEnv) Pl
 	ctx := &exprCtx{sc: sc, clause: "the SELECT list", win: ws}
 	exprs := make([]Expr, len(items))
 	for i, it := range items {
+		ctx.aliases = lateralAliases(items[:i], exprs[:i])
 		exprs[i] = c.item(it, ctx)
 		items[i].name = resolvedName(it, exprs[i])
 	}
+	ctx.aliases = nil
 	qctx := &exprCtx{sc: sc, clause: "QUALIFY", win: ws, aliases: aliasMap(items, exprs)}
 	below, exprs, ok := c.selectWindows(s, input, exprs, qctx, func(e Expr) Expr { return e }, func() {})
 	if !ok {
@@ -335,6 +337,20 @@ func aliasMap(items []selItem, exprs []Expr) map[string]Expr {
 	}
 	for k := range dup {
 		delete(m, k)
+	}
+	return m
+}
+
+// lateralAliases are the aliases of the SELECT items before the one being
+// checked, which a name that is no column refers to (Spark's lateral
+// column aliases: SELECT col1 AS a, a + 1 AS b); an item with a window
+// function is left out.
+func lateralAliases(items []selItem, exprs []Expr) map[string]Expr {
+	m := aliasMap(items, exprs)
+	for k, e := range m {
+		if hasWindow(e) {
+			delete(m, k)
+		}
 	}
 	return m
 }
