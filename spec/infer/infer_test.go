@@ -140,8 +140,8 @@ func TestRootNeverMap(t *testing.T) {
 // file: two optional strings and an optional INT64).
 func TestTableAndParquetSchemas(t *testing.T) {
 	for _, tc := range []struct{ path, format, want string }{
-		{"../runtime/delta/testdata/delta_tables/dat/basic_partitioned/delta", "delta", "letter STRING, number BIGINT, a_float DOUBLE"},
-		{"../cmd/pipegen/testdata/infer/flight_summary_parquet", "parquet", "DEST_COUNTRY_NAME STRING, ORIGIN_COUNTRY_NAME STRING, count BIGINT"},
+		{"../../runtime/delta/testdata/delta_tables/dat/basic_partitioned/delta", "delta", "letter STRING, number BIGINT, a_float DOUBLE"},
+		{"../../cmd/pipegen/testdata/infer/flight_summary_parquet", "parquet", "DEST_COUNTRY_NAME STRING, ORIGIN_COUNTRY_NAME STRING, count BIGINT"},
 	} {
 		res, err := Infer([]string{tc.path}, Options{})
 		if err != nil {
