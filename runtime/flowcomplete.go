@@ -1,0 +1,291 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/storage"
+)
+
+// mvState is what a materialized view's last refresh read, kept in the
+// flow's checkpoint folder: an update whose definition and inputs are the
+// same is a no-op.
+type mvState struct {
+	Definition string `json:"definition"`
+	// Params identifies the parameter values of the refresh: a query that
+	// uses ${param} means something else when the value changes.
+	Params    string            `json:"params,omitempty"`
+	Inputs    map[string]string `json:"inputs"`
+	Refreshes int64             `json:"refreshes"`
+	FlowID    string            `json:"flowId"`
+	// StateFile is the aggregation state saved by the last refresh, for a
+	// GROUP_AGGREGATE refresh (see incremental.go).
+	StateFile string `json:"stateFile,omitempty"`
+}
+
+// runComplete refreshes a materialized view: recompute from snapshots of
+// its inputs and replace the table's contents in one commit, unless
+// neither the definition nor any input changed.
+func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
+	var res flowResult
+	dir := u.checkpointDir(f)
+	var state mvState
+	statePath := filepath.Join(dir, "refresh.json")
+	if err := readJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if !isCorrupt(err) {
+			return res, err
+		}
+		// A damaged record of the last refresh: recompute, as when
+		// none is recorded (the view is replaced whole).
+		u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name},
+			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.name)})
+		state = mvState{}
+	}
+	sig, err := u.inputSignature(f)
+	if err != nil {
+		return res, err
+	}
+	exists, err := h.exists()
+	if err != nil {
+		return res, err
+	}
+	repartition := ""
+	if exists {
+		if repartition, err = h.partitioningChange(f.Target.tableDesc()); err != nil {
+			return res, err
+		}
+	}
+	reason := ""
+	switch {
+	case !exists:
+		reason = "the table does not exist yet"
+	case repartition != "":
+		reason = "its partition columns change (" + repartition + ")"
+	case state.Definition == "":
+		reason = "no previous refresh is recorded"
+	case state.Definition != f.Definition:
+		reason = "the definition changed"
+	case state.Params != u.paramsDigest():
+		reason = "a parameter changed"
+	case !mapsEqual(state.Inputs, sig):
+		reason = "an input changed: " + strings.Join(changedInputs(state.Inputs, sig), ", ")
+	case f.Nondeterministic != "":
+		reason = "the query calls " + f.Nondeterministic + ", whose result changes with every update"
+	}
+	if reason == "" {
+		res.technique = "NO_OP"
+		u.planning(f, "NO_OP", "no input and no part of the definition changed since the last refresh")
+		return res, nil
+	}
+	if state.FlowID == "" {
+		state.FlowID = newID()
+	}
+	incr, reason, err := u.planIncremental(f, h, &state, sig, reason)
+	if err != nil {
+		return res, err
+	}
+	res.technique = incr.technique
+	u.planning(f, incr.technique, reason)
+	ctx := u.newContext(f, h, nil)
+	if incr.technique != "COMPLETE_RECOMPUTE" {
+		ctx.incr = incr
+	}
+	err = f.Run(ctx)
+	files, counts, err := ctx.finish(err)
+	if errors.Is(err, errAggStateDamaged) {
+		// The view is replaced whole: recompute it.
+		res.technique = "COMPLETE_RECOMPUTE"
+		u.planning(f, res.technique, err.Error())
+		ctx = u.newContext(f, h, nil)
+		err = f.Run(ctx)
+		files, counts, err = ctx.finish(err)
+		incr.technique = res.technique
+	}
+	if err != nil {
+		return res, err
+	}
+	stateFile, err := u.saveAggState(f, &state, ctx.keptState)
+	if err != nil {
+		return res, err
+	}
+	faultPoint("mid-mv-replace")
+	// After a crash between the last refresh's commit and refresh.json
+	// (or with a refresh.json older than the table), the table holds
+	// refresh state.Refreshes already: this one (recomputed, as
+	// planIncremental saw) takes the next number.
+	if v, err := h.txnVersion(state.FlowID); err != nil {
+		return res, err
+	} else if v >= state.Refreshes {
+		state.Refreshes = v + 1
+	}
+	txn := &txnAction{AppID: state.FlowID, Version: state.Refreshes}
+	if incr.technique == "APPEND_ONLY" {
+		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": "APPEND_ONLY"})
+	} else {
+		err = h.commitReplace(f.Target.tableDesc(), files, txn)
+	}
+	if err != nil {
+		return res, err
+	}
+	faultPoint("after-commit")
+	old := state.StateFile
+	state.Definition, state.Params, state.Inputs, state.StateFile = f.Definition, u.paramsDigest(), sig, stateFile
+	state.Refreshes++
+	if err := writeFileAtomic(statePath, mustJSON(state)); err != nil {
+		return res, err
+	}
+	if old != "" && old != stateFile {
+		storage.Remove(filepath.Join(dir, old))
+	}
+	res.add(ctx, counts, expectationNames(f.Target), h.name)
+	return res, nil
+}
+
+// paramsDigest identifies the bound parameter values ("" when the pipeline
+// has no parameters). Any change recomputes every materialized view: the
+// runtime does not know which parameters a query uses.
+func (u *update) paramsDigest() string {
+	if len(u.params.values) == 0 {
+		return ""
+	}
+	return digest(formatParams(u.params))
+}
+
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func changedInputs(old, cur map[string]string) []string {
+	var out []string
+	for k, v := range cur {
+		if old[k] != v {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// inputSignature identifies the state of every input of a batch flow: a
+// table's version (with its table id, so a re-created table differs), a
+// file source's listing.
+func (u *update) inputSignature(f *Flow) (map[string]string, error) {
+	sig := map[string]string{}
+	for _, in := range f.Inputs {
+		name := in.Relation.relationName()
+		if _, ok := u.sources[name]; ok {
+			files, err := u.listFiles(name)
+			if err != nil {
+				return nil, err
+			}
+			sig[name] = listingDigest(files)
+			continue
+		}
+		h, err := u.handle(name)
+		if err != nil {
+			return nil, err
+		}
+		s, err := h.signature()
+		if err != nil {
+			return nil, err
+		}
+		sig[name] = s
+	}
+	return sig, nil
+}
+
+// listingDigest summarises a folder listing: names, sizes and times.
+func listingDigest(files []source.FileInfo) string {
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s\x00%d\x00%d\n", f.Path, f.Size, f.ModificationTime)
+	}
+	return digest(b.String())
+}
+
+// onceState records that a once flow ran since its target's last full
+// refresh.
+type onceState struct {
+	FlowID string    `json:"flowId"`
+	Done   bool      `json:"done"`
+	At     time.Time `json:"at"`
+}
+
+// runOnce runs a once flow: a batch query appended in the first update
+// after its target was created or fully refreshed, IDLE afterwards.
+func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
+	var res flowResult
+	path := filepath.Join(u.checkpointDir(f), "once.json")
+	var st onceState
+	if err := readJSON(path, &st); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, err
+	}
+	if st.FlowID == "" {
+		// A new flow, or once.json was lost: the table's log says which.
+		_, id, err := flowCommits(h, f.Name, "", -1)
+		if err != nil {
+			return res, fmt.Errorf("%s is missing and %w: nothing was written; run with --full-refresh %s", path, err, h.name)
+		}
+		st.FlowID = id
+		if id == "" {
+			st.FlowID = newID()
+		}
+		if err := writeFileAtomic(path, mustJSON(st)); err != nil {
+			return res, err
+		}
+	}
+	if !st.Done {
+		if err := h.ensure(f.Target.tableDesc()); err != nil {
+			return res, err
+		}
+		// A crash after the commit and before once.json: the table says.
+		done, err := h.batchCommitted(st.FlowID, 0)
+		if err != nil {
+			return res, err
+		}
+		if !done {
+			ctx := u.newContext(f, h, nil)
+			err = f.Run(ctx)
+			files, counts, err := ctx.finish(err)
+			if err != nil {
+				return res, err
+			}
+			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0, Progress: &flowCommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
+				return res, err
+			}
+			faultPoint("after-commit")
+			res.add(ctx, counts, expectationNames(f.Target), h.name)
+		}
+		st.Done, st.At = true, time.Now().UTC()
+		return res, writeFileAtomic(path, mustJSON(st))
+	}
+	res.idle = true
+	return res, nil
+}
+
+// planning reports the refresh technique of a materialized view.
+func (u *update) planning(f *Flow, technique, reason string) {
+	u.log.emit(event{Type: "planning_information", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		Message: fmt.Sprintf("Flow %s is refreshed with %s: %s.", f.Name, technique, reason),
+		Details: map[string]any{"planning_information": map[string]any{
+			"technique_information": []map[string]any{{
+				"maintenance_type": "MAINTENANCE_TYPE_" + technique,
+				"is_chosen":        true,
+				"reason":           reason,
+			}},
+		}}})
+}

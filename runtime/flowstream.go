@@ -1,0 +1,355 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/source"
+)
+
+// streamingInputs returns the names of the inputs a flow reads with STREAM,
+// sorted: what its checkpoint was built for.
+func streamingInputs(f *Flow) []string {
+	var out []string
+	for _, in := range f.Inputs {
+		if in.Streaming {
+			out = append(out, in.Relation.relationName())
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// batchPlan is what one micro-batch reads from each streaming input.
+type batchPlan struct {
+	// id is the micro-batch's number.
+	id     int64
+	files  map[string][]source.FileInfo
+	tables map[string][]tableFile
+	// feeds are the versions (From, To] of the tables read as change feeds.
+	feeds map[string]versionRange
+	// skipped counts the files of the batch left out because they are
+	// gone (ignore_missing_files); changed those ingested again because
+	// they changed since (allow_overwrites).
+	skipped, changed int64
+}
+
+// runStreaming runs an append flow: micro-batches until the frontier frozen
+// at the start of the update is drained (available_now), or one batch
+// (once). Each batch's output and progress are committed atomically.
+func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
+	var res flowResult
+	inputs := streamingInputs(f)
+	meta := checkpointMeta{Flow: f.Name, Definition: f.Definition, Inputs: inputs}
+	if f.Watermark != nil {
+		meta.StateDefinition = f.Watermark.State
+	}
+	cp, err := loadCheckpoint(u.checkpointDir(f), meta)
+	if err != nil {
+		return res, err
+	}
+	if !slices.Equal(cp.meta.Inputs, inputs) {
+		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
+			f.Name, strings.Join(cp.meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
+	}
+	if cp.committed >= 0 && meta.StateDefinition != "" && cp.meta.StateDefinition != "" && cp.meta.StateDefinition != meta.StateDefinition {
+		// The saved state (windows or keys, and their aggregates) was
+		// built by the old query; Structured Streaming does not allow a
+		// stateful operator to change across restarts either. Other
+		// changes (filters, projections, expectations, the delay) keep it.
+		return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (its window, keys or aggregates, or the type of a column its state holds, as a widening changes it), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
+			f.Name, h.name, h.name)
+	}
+	if cp.meta.Definition != f.Definition {
+		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
+			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
+	}
+	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition {
+		cp.meta.Definition, cp.meta.StateDefinition = f.Definition, meta.StateDefinition
+		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+			return res, err
+		}
+	}
+	if err := u.verifyCheckpoint(f, h, cp); err != nil {
+		return res, err
+	}
+	if cp.created {
+		if err := cp.saveMeta(); err != nil {
+			return res, err
+		}
+	}
+	if err := h.ensure(f.Target.tableDesc()); err != nil {
+		return res, err
+	}
+	// Freeze the frontier of every table input now.
+	frontier := map[string]int64{}
+	for _, in := range f.Inputs {
+		if !in.Streaming {
+			continue
+		}
+		name := in.Relation.relationName()
+		if th, ok := u.handles[name]; ok {
+			v, err := th.latestVersion()
+			if err != nil {
+				return res, fmt.Errorf("read %s: %w", name, err)
+			}
+			frontier[name] = v
+		}
+	}
+	changed, err := u.checkIngestedFiles(f, cp)
+	if err != nil {
+		return res, err
+	}
+	res.changed += changed
+	res.backlogFiles, res.backlogBytes, err = u.backlog(cp)
+	if err != nil {
+		return res, err
+	}
+	if res.backlogFiles > 0 {
+		u.flowEvent(f, statusRunning, &res, nil)
+	}
+	bar := startProgress(u.stderr, f.Name, res.backlogBytes)
+	defer bar.finish()
+	for {
+		off := cp.pending
+		if off != nil {
+			done, err := h.batchCommitted(cp.meta.ID, off.Batch)
+			if err != nil {
+				return res, err
+			}
+			if done {
+				if err := cp.commit(off); err != nil {
+					return res, err
+				}
+				continue
+			}
+		} else {
+			off, err = u.planBatch(f, cp, frontier)
+			if err != nil {
+				return res, err
+			}
+			if off == nil {
+				break
+			}
+			if err := cp.writeOffsets(off); err != nil {
+				return res, err
+			}
+			faultPoint("after-offsets")
+			cp.pending = off
+		}
+		before := res.bytes
+		if err := u.runBatch(f, h, cp, off, &res); err != nil {
+			return res, err
+		}
+		bar.add(res.bytes - before)
+		if u.trigger.once || u.stopRequested() {
+			break
+		}
+	}
+	// What is left: files that arrived after the frontier was frozen, or
+	// the rest of the backlog under trigger once.
+	res.backlogFiles, res.backlogBytes, err = u.backlog(cp)
+	return res, err
+}
+
+// backlog returns the files and bytes of the streaming file inputs not yet
+// read by the flow, in the update's frozen listing.
+func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
+	for _, name := range cp.meta.Inputs {
+		if _, ok := u.sources[name]; !ok {
+			continue
+		}
+		pending, err := u.unseenFiles(name, cp.seen[name])
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, f := range pending {
+			files++
+			bytes += f.Size
+		}
+		if u.metrics != nil {
+			waiting, err := u.pendingFiles(name, cp.seen[name], true)
+			if err != nil {
+				return 0, 0, err
+			}
+			var wb int64
+			for _, f := range waiting {
+				wb += f.Size
+			}
+			u.metrics.recordBacklog(name, cp.meta.Flow, int64(len(waiting)), wb)
+		}
+	}
+	return files, bytes, nil
+}
+
+// planBatch chooses the next micro-batch of a streaming flow, or nil when
+// no input has anything new.
+func (u *update) planBatch(f *Flow, cp *checkpoint, frontier map[string]int64) (*batchOffsets, error) {
+	off := &batchOffsets{Batch: cp.committed + 1, Inputs: map[string]inputOffset{}}
+	any := false
+	for _, name := range cp.meta.Inputs {
+		if info, ok := u.sources[name]; ok {
+			pending, err := u.unseenFiles(name, cp.seen[name])
+			if err != nil {
+				return nil, err
+			}
+			if len(pending) == 0 {
+				continue
+			}
+			first := cp.committed < 0 && len(cp.seen[name]) == 0
+			if first && !info.IncludeExisting {
+				off.Inputs[name] = inputOffset{Files: toSeen(pending), Skip: true}
+				any = true
+				continue
+			}
+			batch := pending
+			if !u.trigger.once {
+				batch, _ = source.NextBatch(pending, info.Limits)
+			}
+			off.Inputs[name] = inputOffset{Files: toSeen(batch)}
+			any = true
+			continue
+		}
+		last, read := cp.versions[name]
+		to := frontier[name]
+		if to < 0 {
+			continue // the upstream table does not exist yet
+		}
+		if !read {
+			off.Inputs[name] = inputOffset{Versions: &versionRange{From: -1, To: to}}
+			any = true
+		} else if last < to {
+			off.Inputs[name] = inputOffset{Versions: &versionRange{From: last, To: to}}
+			any = true
+		}
+	}
+	if !any {
+		return nil, nil
+	}
+	return off, nil
+}
+
+func toSeen(files []source.FileInfo) []seenFile {
+	out := make([]seenFile, len(files))
+	for i, f := range files {
+		out[i] = seenFile{Path: f.Path, Size: f.Size, ModTime: int64(f.ModificationTime) / 1000}
+	}
+	return out
+}
+
+// resolveBatch turns a batch's offsets into the files to read, or, for an
+// input f reads as a change feed, the versions whose changes to read.
+func (u *update) resolveBatch(f *Flow, cp *checkpoint, off *batchOffsets) (*batchPlan, error) {
+	plan := &batchPlan{id: off.Batch, files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]versionRange{}}
+	for name, in := range off.Inputs {
+		if in.Skip {
+			continue
+		}
+		if len(in.Files) > 0 {
+			paths := make([]string, len(in.Files))
+			for i, sf := range in.Files {
+				paths[i] = sf.Path
+				if st, ok := cp.seen[name][sf.Path]; ok {
+					// Ingested before, changed since (allow_overwrites).
+					size, mtime := st.parts()
+					u.fileChanged(f, name, sf.Path, "since it was ingested (allow_overwrites: it is ingested again)", size, mtime, sf.Size, sf.ModTime)
+					plan.changed++
+				}
+			}
+			files, missing, err := u.filesByPath(name, paths)
+			if err != nil {
+				return nil, err
+			}
+			if len(missing) > 0 {
+				if !u.sources[name].IgnoreMissingFiles {
+					return nil, missingFileError(name, missing[0], off.Batch)
+				}
+				for _, p := range missing {
+					u.skipFile(f, name, p, "the file is gone (deleted after it was listed)")
+				}
+				plan.skipped += int64(len(missing))
+			}
+			plan.files[name] = files
+			continue
+		}
+		if in.Versions != nil && readsChangeFeed(f, name) {
+			plan.feeds[name] = *in.Versions
+			continue
+		}
+		if in.Versions != nil {
+			th, err := u.handle(name)
+			if err != nil {
+				return nil, err
+			}
+			files, err := th.filesBetween(in.Versions.From, in.Versions.To)
+			if err != nil {
+				return nil, err
+			}
+			plan.tables[name] = files
+		}
+	}
+	return plan, nil
+}
+
+// notAppendReader adds to the error of a streaming read of a table that
+// changed by other means than appends (notAppendError) the table that
+// reads it and the command that rebuilds that table; other errors are
+// returned as they are.
+func notAppendReader(err error, f *Flow, h *tableHandle) error {
+	var nae *notAppendError
+	if !errors.As(err, &nae) {
+		return err
+	}
+	return fmt.Errorf("%w: %s streams from it (flow %s): run with --full-refresh %s", err, h.name, f.Name, h.name)
+}
+
+// runBatch runs one micro-batch and commits its output with the flow's txn.
+func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
+	if f.Kind == ChangeFlow {
+		return u.runChangeBatch(f, h, cp, off, res)
+	}
+	plan, err := u.resolveBatch(f, cp, off)
+	err = notAppendReader(err, f, h)
+	var nae *notAppendError
+	if errors.As(err, &nae) && h.desc != nil && !h.desc.resetAllowed() {
+		// The way out the message gives is closed for this table.
+		return fmt.Errorf("%w; %s has pipelines.reset.allowed = false, so a full refresh cannot rebuild it: set the property to true for the update that runs --full-refresh %s",
+			err, h.name, h.name)
+	}
+	if err != nil {
+		return err
+	}
+	ctx := u.newContext(f, h, plan)
+	if err := u.loadStreamState(f, cp, ctx); err != nil {
+		return err
+	}
+	err = f.Run(ctx)
+	files, counts, err := ctx.finish(err)
+	if err != nil {
+		return err
+	}
+	if err := u.saveStreamState(f, cp, off, ctx); err != nil {
+		return err
+	}
+	faultPoint("after-data-files")
+	if err := h.commitAppend(files, flowTxn(f, cp, off), "STREAMING UPDATE", map[string]any{
+		"outputMode": "Append", "queryId": cp.meta.ID, "epochId": off.Batch,
+	}); err != nil {
+		return err
+	}
+	faultPoint("after-commit")
+	if err := cp.commit(off); err != nil {
+		return fmt.Errorf("checkpoint of flow %s: %w", f.Name, err)
+	}
+	if f.Watermark != nil {
+		if err := pruneStreamState(stateDir(cp), off.Batch); err != nil {
+			return err
+		}
+	}
+	res.add(ctx, counts, expectationNames(f.Target), h.name)
+	return nil
+}
