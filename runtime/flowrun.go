@@ -284,7 +284,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 				f.Name, why, h.name, h.name)
 		}
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
-			Message: fmt.Sprintf("Flow %s keeps its state across the widening of values it holds (%s to %s): the saved state is upcast as it is read and saved again in the new types.", f.Name, strings.Join(cp.meta.StateTypes, ", "), strings.Join(meta.StateTypes, ", "))})
+			Message: fmt.Sprintf("Flow %s keeps its state across the widening of values it holds (%s): the saved state is upcast as it is read and saved again in the new types.", f.Name, StateWidenings(cp.meta.StateTypes, meta.StateTypes))})
 	}
 	if cp.meta.Definition != f.Definition {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},

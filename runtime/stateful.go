@@ -229,6 +229,22 @@ func StateWidening(from, to []string) error {
 	return nil
 }
 
+// StateWidenings describes the widenings between two Watermark.Types
+// StateWidening accepts, for messages: "INT to BIGINT", each once.
+func StateWidenings(from, to []string) string {
+	var out []string
+	for i := range min(len(from), len(to)) {
+		if from[i] != to[i] {
+			_, ft, _ := strings.Cut(from[i], " ")
+			_, tt, _ := strings.Cut(to[i], " ")
+			if w := ft + " to " + tt; !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // upcastable reports whether a state value of type from (in DDL form) is
 // read as type to by the state codec's widened decoding.
 func upcastable(from, to string) bool {
@@ -300,8 +316,16 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 		if !h.Empty {
 			s.data = body
 			// A state saved before a widening of its values is read
-			// into the wider types (runStreaming checked the change).
-			s.widened = h.Types != nil && !slices.Equal(h.Types, f.Watermark.Types) && StateWidening(h.Types, f.Watermark.Types) == nil
+			// into the wider types. The state definition may not show
+			// the change (count(DISTINCT n) is a BIGINT whatever n is).
+			if h.Types != nil && !slices.Equal(h.Types, f.Watermark.Types) {
+				if err := StateWidening(h.Types, f.Watermark.Types); err != nil {
+					name := f.Target.DatasetName()
+					return fmt.Errorf("the state in the checkpoint of flow %s does not fit its query (%v): a full refresh of %s is required: run with --full-refresh %s",
+						f.Name, err, name, name)
+				}
+				s.widened = true
+			}
 		}
 	}
 	return pruneStreamState(dir, cp.committed)

@@ -239,7 +239,7 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		if of.Definition() == f.Definition() && slices.Equal(streamed(of), streamed(f)) {
 			continue
 		}
-		if f.Stateful != nil && of.StateDefinition() != f.StateDefinition() {
+		if f.Stateful != nil && (of.StateDefinition() != f.StateDefinition() || !slices.Equal(of.StateTypes(), f.StateTypes())) {
 			why := errors.New("its window, keys or aggregates change")
 			if of.Stateful != nil && of.StateShape() == f.StateShape() {
 				why = prt.StateWidening(of.StateTypes(), f.StateTypes())
@@ -252,7 +252,7 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 				needs(fmt.Sprintf("the stateful operator of flow %s changes (%v): the state in its checkpoint was built by the old query", f.Name, why))
 				continue
 			}
-			notes(fmt.Sprintf("flow %s keeps its state: the values it holds widen (%s to %s) and are upcast as the state is read", f.Name, strings.Join(of.StateTypes(), ", "), strings.Join(f.StateTypes(), ", ")))
+			notes(fmt.Sprintf("flow %s keeps its state: values it holds widen (%s) and are upcast as the state is read", f.Name, prt.StateWidenings(of.StateTypes(), f.StateTypes())))
 		}
 		if new.Kind == spec.StreamingTable && sameQuery(of, f) && slices.Equal(streamed(of), streamed(f)) && (of.AutoCDC == nil) == (f.AutoCDC == nil) && f.AutoCDC == nil {
 			continue // only the schema changed: reported above
