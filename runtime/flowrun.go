@@ -276,7 +276,9 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		// and so does a widening of the values it holds (a widened source
 		// column), which the state's load upcasts.
 		why := errors.New("its window, keys or aggregates changed")
-		if cp.meta.StateShape != "" && cp.meta.StateShape == meta.StateShape {
+		if cp.meta.StateShape == "" {
+			why = errors.New("its window, keys or aggregates, or the type of a column its state holds, changed; the checkpoint predates the record of its state's types")
+		} else if cp.meta.StateShape == meta.StateShape {
 			why = StateWidening(cp.meta.StateTypes, meta.StateTypes)
 		}
 		if why != nil {
