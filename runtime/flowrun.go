@@ -285,8 +285,6 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (%v), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
 				f.Name, why, h.name, h.name)
 		}
-		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
-			Message: fmt.Sprintf("Flow %s keeps its state across the widening of values it holds (%s): the saved state is upcast as it is read and saved again in the new types.", f.Name, StateWidenings(cp.meta.StateTypes, meta.StateTypes))})
 	}
 	if cp.meta.Definition != f.Definition {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},

@@ -325,6 +325,8 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 						f.Name, err, name, name)
 				}
 				s.widened = true
+				u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+					Message: fmt.Sprintf("Flow %s keeps its state across the widening of values it holds (%s): the saved state is upcast as it is read and saved again in the new types.", f.Name, StateWidenings(h.Types, f.Watermark.Types))})
 			}
 		}
 	}
