@@ -44,6 +44,12 @@ func statefulFields(fl *spec.Flow, d jen.Dict) {
 		jen.Id("Column"): jen.Lit(w.Name),
 		jen.Id("Delay"):  jen.Lit(w.Delay),
 		jen.Id("State"):  jen.Lit(fl.StateDefinition()),
+		jen.Id("Shape"):  jen.Lit(fl.StateShape()),
+		jen.Id("Types"): jen.Index().String().ValuesFunc(func(g *jen.Group) {
+			for _, t := range fl.StateTypes() {
+				g.Lit(t)
+			}
+		}),
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"regexp"
 	"strings"
 	"unsafe"
 )
@@ -81,7 +82,15 @@ func writeState(w io.Writer, v any) error {
 const stateChunk = 1 << 20
 
 // decodeState decodes data into *v, whose type must be the encoded one.
-func decodeState(data []byte, v any) error {
+func decodeState(data []byte, v any) error { return decodeStateAs(data, v, false) }
+
+// decodeStateAs decodes data into *v; with widened, the encoded type may
+// also be *v's with narrower numbers (sigWidens), which decode into the
+// wider ones unchanged: integers are varints and floats 64-bit whatever
+// their width, so the upcast is lossless. The caller has checked that the
+// narrower numbers are values of widened columns (stateWidening), not
+// numbers that mean something else in another type (a DATE's days).
+func decodeStateAs(data []byte, v any, widened bool) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return errors.New("want a non-nil pointer")
@@ -94,7 +103,7 @@ func decodeState(data []byte, v any) error {
 	if uint64(len(d.buf)) < n {
 		return errors.New("truncated")
 	}
-	if got, want := string(d.buf[:n]), typeSignature(rv.Elem().Type()); got != want {
+	if got, want := string(d.buf[:n]), typeSignature(rv.Elem().Type()); got != want && !(widened && sigWidens(got, want)) {
 		return fmt.Errorf("saved for another definition (%s, want %s)", got, want)
 	}
 	d.buf = d.buf[n:]
@@ -149,6 +158,30 @@ func typeSignature(t reflect.Type) string {
 	walk(t, 0)
 	return b.String()
 }
+
+// sigWidens reports whether the type signature got is want with some of
+// its numbers narrower: each word of got is want's or a narrower integer
+// (int8, int16, int32 for a wider one) or float32 for float64.
+func sigWidens(got, want string) bool {
+	g, w := sigWord.FindAllString(got, -1), sigWord.FindAllString(want, -1)
+	if len(g) != len(w) {
+		return false
+	}
+	rank := map[string]int{"int8": 1, "int16": 2, "int32": 3, "int64": 4}
+	for i := range g {
+		switch {
+		case g[i] == w[i]:
+		case rank[g[i]] > 0 && rank[g[i]] < rank[w[i]]:
+		case g[i] == "float32" && w[i] == "float64":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sigWord splits a type signature into kinds, field names and punctuation.
+var sigWord = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*|[^A-Za-z_]`)
 
 type stateEncoder struct {
 	w   io.Writer

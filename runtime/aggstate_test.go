@@ -102,3 +102,94 @@ func BenchmarkAggState(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 	}
 }
+
+// TestAggStateWidened reads a state saved with INT, FLOAT and a set of
+// INT into the BIGINT, DOUBLE and set of BIGINT a widened column gives the
+// rebuilt program, values unchanged; without widened, or into a type that
+// is not a widening of the saved one, the state is refused.
+func TestAggStateWidened(t *testing.T) {
+	type narrow struct {
+		max   int32
+		ok    bool
+		f     float32
+		list  []int32
+		set   Set[int32]
+		name  string
+		small map[int8]int16
+	}
+	type wide struct {
+		max   int64
+		ok    bool
+		f     float64
+		list  []int64
+		set   Set[int64]
+		name  string
+		small map[int64]int32
+	}
+	in := narrow{max: -2147483648, ok: true, f: 1.5e-7, list: []int32{5, -9, 2147483647}, name: "a", small: map[int8]int16{-128: 32767}}
+	in.set.Add(5)
+	in.set.Add(-3)
+	data, err := encodeState(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out wide
+	if err := decodeStateAs(data, &out, true); err != nil {
+		t.Fatal(err)
+	}
+	if out.max != -2147483648 || !out.ok || out.f != float64(float32(1.5e-7)) || !reflect.DeepEqual(out.list, []int64{5, -9, 2147483647}) ||
+		out.name != "a" || !reflect.DeepEqual(out.small, map[int64]int32{-128: 32767}) || out.set.Len() != 2 || !out.set.Has(5) || !out.set.Has(-3) {
+		t.Errorf("widened state = %+v", out)
+	}
+	if err := decodeState(data, &out); err == nil {
+		t.Error("a narrower state decoded without widened")
+	}
+	// Back to narrower, or to another kind, is no widening.
+	back, err := encodeState(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n narrow
+	if err := decodeStateAs(back, &n, true); err == nil {
+		t.Error("a wider state decoded into narrower types")
+	}
+	one, err := encodeState(&struct{ n int32 }{7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ n string }
+	if err := decodeStateAs(one, &o, true); err == nil {
+		t.Error("an INT state decoded into a STRING")
+	}
+}
+
+// TestStateWidening: values widen when the codec upcasts them (integers,
+// FLOAT to DOUBLE, DECIMAL precision with the same scale); keys never do,
+// nor DATE to TIMESTAMP_NTZ or a DECIMAL scale change, whose saved numbers
+// mean something else in the wider type.
+func TestStateWidening(t *testing.T) {
+	for _, c := range []struct {
+		from, to []string
+		want     string // "" when kept, else part of the reason
+	}{
+		{[]string{"key STRING", "value INT"}, []string{"key STRING", "value BIGINT"}, ""},
+		{[]string{"value TINYINT", "value FLOAT"}, []string{"value INT", "value DOUBLE"}, ""},
+		{[]string{"value DECIMAL(5,2)"}, []string{"value DECIMAL(13,2)"}, ""},
+		{[]string{"key INT", "value INT"}, []string{"key BIGINT", "value BIGINT"}, "a key of its state changed type from INT to BIGINT"},
+		{[]string{"value DECIMAL(5,2)"}, []string{"value DECIMAL(8,3)"}, "from DECIMAL(5,2) to DECIMAL(8,3), which is not a widening"},
+		{[]string{"value DATE"}, []string{"value TIMESTAMP_NTZ"}, "from DATE to TIMESTAMP_NTZ"},
+		{[]string{"value INT"}, []string{"value DOUBLE"}, "from INT to DOUBLE"},
+		{[]string{"value INT"}, []string{"value DECIMAL(10,0)"}, "from INT to DECIMAL(10,0)"},
+		{[]string{"value BIGINT"}, []string{"value INT"}, "from BIGINT to INT"},
+		{[]string{"value INT"}, []string{"value INT", "value INT"}, "keys or aggregates changed"},
+		{[]string{"key INT"}, []string{"value INT"}, "keys or aggregates changed"},
+	} {
+		err := StateWidening(c.from, c.to)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%v -> %v: %v, want kept", c.from, c.to, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%v -> %v: %v, want %q", c.from, c.to, err, c.want)
+		}
+	}
+}

@@ -44,9 +44,12 @@ type checkpointMeta struct {
 	Flow       string `json:"flow"`
 	Definition string `json:"definition"`
 	// StateDefinition is the Watermark.State of a stateful flow.
-	StateDefinition string    `json:"stateDefinition,omitempty"`
-	Inputs          []string  `json:"inputs"`
-	Created         time.Time `json:"created"`
+	StateDefinition string `json:"stateDefinition,omitempty"`
+	// StateShape and StateTypes are the Watermark.Shape and Types.
+	StateShape string    `json:"stateShape,omitempty"`
+	StateTypes []string  `json:"stateTypes,omitempty"`
+	Inputs     []string  `json:"inputs"`
+	Created    time.Time `json:"created"`
 }
 
 // batchOffsets is offsets/<N>.json: what micro-batch N reads.

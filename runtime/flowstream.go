@@ -46,7 +46,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	inputs := streamingInputs(f)
 	meta := checkpointMeta{Flow: f.Name, Definition: f.Definition, Inputs: inputs}
 	if f.Watermark != nil {
-		meta.StateDefinition = f.Watermark.State
+		meta.StateDefinition, meta.StateShape, meta.StateTypes = f.Watermark.State, f.Watermark.Shape, f.Watermark.Types
 	}
 	cp, err := loadCheckpoint(u.checkpointDir(f), meta)
 	if err != nil {
@@ -60,16 +60,26 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		// The saved state (windows or keys, and their aggregates) was
 		// built by the old query; Structured Streaming does not allow a
 		// stateful operator to change across restarts either. Other
-		// changes (filters, projections, expectations, the delay) keep it.
-		return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (its window, keys or aggregates, or the type of a column its state holds, as a widening changes it), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
-			f.Name, h.name, h.name)
+		// changes (filters, projections, expectations, the delay) keep it,
+		// and so does a widening of the values it holds (a widened source
+		// column), which the state's load upcasts.
+		why := errors.New("its window, keys or aggregates changed")
+		if cp.meta.StateShape == "" {
+			why = errors.New("its window, keys or aggregates, or the type of a column its state holds, changed; the checkpoint predates the record of its state's types")
+		} else if cp.meta.StateShape == meta.StateShape {
+			why = StateWidening(cp.meta.StateTypes, meta.StateTypes)
+		}
+		if why != nil {
+			return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (%v), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
+				f.Name, why, h.name, h.name)
+		}
 	}
 	if cp.meta.Definition != f.Definition {
 		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
 	}
-	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition {
-		cp.meta.Definition, cp.meta.StateDefinition = f.Definition, meta.StateDefinition
+	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition || cp.meta.StateShape != meta.StateShape || !slices.Equal(cp.meta.StateTypes, meta.StateTypes) {
+		cp.meta.Definition, cp.meta.StateDefinition, cp.meta.StateShape, cp.meta.StateTypes = f.Definition, meta.StateDefinition, meta.StateShape, meta.StateTypes
 		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
 			return res, err
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -51,8 +52,14 @@ type Watermark struct {
 	Delay int64
 	// State identifies what the flow keeps in its checkpoint (the
 	// operator, its keys and aggregates); the checkpoint records it, and
-	// a different one needs a full refresh.
+	// a different one needs a full refresh, unless it differs only by
+	// widenings of the values the state holds (Shape and Types).
 	State string
+	// Shape identifies the state without its types; Types are the types
+	// of what it holds, "key T" or "value T" in the operator's order
+	// (spec.Flow.StateShape and StateTypes).
+	Shape string
+	Types []string
 }
 
 // streamState is a stateful flow's watermark and operator state during
@@ -64,8 +71,10 @@ type streamState struct {
 	watermark, next int64
 	advanced        bool
 	// data is the operator state the previous batch saved (its encoding,
-	// nil when there is none).
-	data []byte
+	// nil when there is none); widened says its values are of narrower
+	// types than the flow's, to be upcast as they are decoded.
+	data    []byte
+	widened bool
 	// kept is the operator state to save (a pointer to the generated
 	// code's state), with its number of entries.
 	kept                            any
@@ -173,7 +182,7 @@ func LoadState[T any](ctx *FlowContext, v *T) (ok bool, err error) {
 	if s.data == nil {
 		return false, nil
 	}
-	if err := decodeState(s.data, v); err != nil {
+	if err := decodeStateAs(s.data, v, s.widened); err != nil {
 		name := ctx.flow.Target.DatasetName()
 		return false, fmt.Errorf("the state in the flow's checkpoint does not fit its query (%v): a full refresh of %s is required: run with --full-refresh %s",
 			err, name, name)
@@ -190,6 +199,72 @@ func KeepState[T any](ctx *FlowContext, v *T, rows, removed int) {
 	s.kept, s.rows, s.removed = v, int64(rows), int64(removed)
 }
 
+// StateWidening reports why a state whose contents have the types from
+// cannot be read as one of the types to (Watermark.Types), for two builds
+// of a stateful flow with the same Watermark.Shape: nil when every
+// key keeps its type and every value keeps it or widens in a way the state
+// codec upcasts losslessly on load (an integer to a wider integer, FLOAT
+// to DOUBLE, DECIMAL precision up with the same scale). Other widenings
+// change what the saved bits mean (a DATE's days, a DECIMAL's scale) and,
+// like any change of a key's type, need a full refresh.
+func StateWidening(from, to []string) error {
+	if len(from) != len(to) {
+		return errors.New("its keys or aggregates changed")
+	}
+	for i := range from {
+		if from[i] == to[i] {
+			continue
+		}
+		role, ft, _ := strings.Cut(from[i], " ")
+		role2, tt, _ := strings.Cut(to[i], " ")
+		switch {
+		case role != role2:
+			return errors.New("its keys or aggregates changed")
+		case role == "key":
+			return fmt.Errorf("a key of its state changed type from %s to %s (a key is not upcast: its saved entries would not meet the new rows' keys)", ft, tt)
+		case !upcastable(ft, tt):
+			return fmt.Errorf("a value its state holds changed type from %s to %s, which is not a widening the saved state can be upcast by (only an integer to a wider integer, FLOAT to DOUBLE and DECIMAL precision up with the same scale are)", ft, tt)
+		}
+	}
+	return nil
+}
+
+// StateWidenings describes the widenings between two Watermark.Types
+// StateWidening accepts, for messages: "INT to BIGINT", each once.
+func StateWidenings(from, to []string) string {
+	var out []string
+	for i := range min(len(from), len(to)) {
+		if from[i] != to[i] {
+			_, ft, _ := strings.Cut(from[i], " ")
+			_, tt, _ := strings.Cut(to[i], " ")
+			if w := ft + " to " + tt; !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// upcastable reports whether a state value of type from (in DDL form) is
+// read as type to by the state codec's widened decoding.
+func upcastable(from, to string) bool {
+	rank := map[string]int{"TINYINT": 1, "SMALLINT": 2, "INT": 3, "BIGINT": 4}
+	if rank[from] > 0 && rank[to] > 0 {
+		return rank[from] < rank[to]
+	}
+	if from == "FLOAT" && to == "DOUBLE" {
+		return true
+	}
+	var p1, s1, p2, s2 int
+	if n, _ := fmt.Sscanf(from, "DECIMAL(%d,%d)", &p1, &s1); n != 2 {
+		return false
+	}
+	if n, _ := fmt.Sscanf(to, "DECIMAL(%d,%d)", &p2, &s2); n != 2 {
+		return false
+	}
+	return s1 == s2 && p2 > p1
+}
+
 // stateMagic starts every state file.
 const stateMagic = "PIPEGEN-STATE 1\n"
 
@@ -204,6 +279,8 @@ type stateHeader struct {
 	Rows          int64  `json:"stateRows"`
 	Empty         bool   `json:"empty,omitempty"`
 	Flow          string `json:"flow"`
+	// Types are the Watermark.Types of the program that saved the state.
+	Types []string `json:"types,omitempty"`
 }
 
 func stateDir(cp *checkpoint) string { return filepath.Join(cp.dir, "state") }
@@ -238,6 +315,19 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 		s.watermark = h.Watermark
 		if !h.Empty {
 			s.data = body
+			// A state saved before a widening of its values is read
+			// into the wider types. The state definition may not show
+			// the change (count(DISTINCT n) is a BIGINT whatever n is).
+			if h.Types != nil && !slices.Equal(h.Types, f.Watermark.Types) {
+				if err := StateWidening(h.Types, f.Watermark.Types); err != nil {
+					name := f.Target.DatasetName()
+					return fmt.Errorf("the state in the checkpoint of flow %s does not fit its query (%v): a full refresh of %s is required: run with --full-refresh %s",
+						f.Name, err, name, name)
+				}
+				s.widened = true
+				u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+					Message: fmt.Sprintf("Flow %s keeps its state across the widening of values it holds (%s): the saved state is upcast as it is read and saved again in the new types.", f.Name, StateWidenings(h.Types, f.Watermark.Types))})
+			}
 		}
 	}
 	return pruneStreamState(dir, cp.committed)
@@ -269,7 +359,7 @@ func (u *update) saveStreamState(f *Flow, cp *checkpoint, off *batchOffsets, ctx
 	}
 	s := ctx.state()
 	wm := int64(AdvanceWatermark(ctx))
-	h := stateHeader{Batch: off.Batch, Watermark: wm, WatermarkTime: formatWatermark(wm), Rows: s.rows, Empty: s.kept == nil, Flow: f.Name}
+	h := stateHeader{Batch: off.Batch, Watermark: wm, WatermarkTime: formatWatermark(wm), Rows: s.rows, Empty: s.kept == nil, Flow: f.Name, Types: f.Watermark.Types}
 	err := writeFileStreamed(filepath.Join(stateDir(cp), stateName(off.Batch)), func(w io.Writer) error {
 		line, err := json.Marshal(h)
 		if err != nil {

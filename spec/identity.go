@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec/sql"
 )
 
@@ -37,15 +38,75 @@ func (f *Flow) StateDefinition() string {
 	if st == nil {
 		return ""
 	}
+	h := sha256.Sum256([]byte(st.Kind.String() + "\x00" + stateLine(st)))
+	return hex.EncodeToString(h[:])[:16]
+}
+
+// stateLine is the operator's line of the plan, by column name.
+func stateLine(st *sql.Stateful) string {
 	line, _, _ := strings.Cut(sql.FormatPlan(st.Op), "\n")
 	if st.Kind == sql.DeduplicationWithinWatermark {
 		// The state holds only each key's expiry, not the rows.
 		line, _, _ = strings.Cut(line, " -> ")
 	}
 	// Name columns, not their positions in the operator's input.
-	line = columnRef.ReplaceAllString(line, "")
-	h := sha256.Sum256([]byte(st.Kind.String() + "\x00" + line))
+	return columnRef.ReplaceAllString(line, "")
+}
+
+// StateShape returns the identity of a stateful flow's state without its
+// types (runtime.Watermark.Shape), "" for a stateless flow: the operator,
+// its keys and aggregates and its output column names. Two builds with
+// the same shape whose StateTypes differ only by widenings of the values
+// the state holds keep the state (the runtime upcasts it).
+func (f *Flow) StateShape() string {
+	st := f.Stateful
+	if st == nil {
+		return ""
+	}
+	op, _, _ := strings.Cut(stateLine(st), " -> ")
+	parts := []string{st.Kind.String(), op}
+	for _, c := range st.Op.Output() {
+		parts = append(parts, c.Name)
+	}
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
 	return hex.EncodeToString(h[:])[:16]
+}
+
+// StateTypes returns the types of what a stateful flow's state holds, in
+// the operator's order (runtime.Watermark.Types): "key T" for a grouping
+// key, a deduplication key or the event time of a deduplication within
+// the watermark, "value T" for an aggregate's argument; nil for a
+// stateless flow.
+func (f *Flow) StateTypes() []string {
+	st := f.Stateful
+	if st == nil {
+		return nil
+	}
+	var out []string
+	add := func(role string, t types.Type) { out = append(out, role+" "+t.String()) }
+	switch op := st.Op.(type) {
+	case *sql.Aggregate:
+		for i := range op.Groups {
+			add("key", op.Columns[i].Type)
+		}
+		for _, a := range op.Aggs {
+			for _, e := range a.Args {
+				add("value", e.ResultType())
+			}
+		}
+	case *sql.Distinct:
+		for _, c := range op.Input.Output() {
+			add("key", c.Type)
+		}
+	case *sql.Window:
+		for _, e := range op.PartitionBy {
+			add("key", e.ResultType())
+		}
+		for _, k := range op.OrderBy {
+			add("key", k.Expr.ResultType())
+		}
+	}
+	return out
 }
 
 // columnRef matches the input positions FormatPlan writes after column

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -238,13 +239,20 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 		if of.Definition() == f.Definition() && slices.Equal(streamed(of), streamed(f)) {
 			continue
 		}
-		if f.Stateful != nil && of.StateDefinition() != f.StateDefinition() {
-			if of.Stateful == nil {
-				needs(fmt.Sprintf("flow %s becomes stateful (%s): its checkpoint holds no state for the rows it already read", f.Name, f.Stateful.Kind))
-			} else {
-				needs(fmt.Sprintf("the stateful operator of flow %s changes (its window, keys or aggregates, or the type of a column its state holds, as a widening changes it): the state in its checkpoint was built by the old query", f.Name))
+		if f.Stateful != nil && (of.StateDefinition() != f.StateDefinition() || !slices.Equal(of.StateTypes(), f.StateTypes())) {
+			why := errors.New("its window, keys or aggregates change")
+			if of.Stateful != nil && of.StateShape() == f.StateShape() {
+				why = prt.StateWidening(of.StateTypes(), f.StateTypes())
 			}
-			continue
+			switch {
+			case of.Stateful == nil:
+				needs(fmt.Sprintf("flow %s becomes stateful (%s): its checkpoint holds no state for the rows it already read", f.Name, f.Stateful.Kind))
+				continue
+			case why != nil:
+				needs(fmt.Sprintf("the stateful operator of flow %s changes (%v): the state in its checkpoint was built by the old query", f.Name, why))
+				continue
+			}
+			notes(fmt.Sprintf("flow %s keeps its state: values it holds widen (%s) and are upcast as the state is read", f.Name, prt.StateWidenings(of.StateTypes(), f.StateTypes())))
 		}
 		if new.Kind == spec.StreamingTable && sameQuery(of, f) && slices.Equal(streamed(of), streamed(f)) && (of.AutoCDC == nil) == (f.AutoCDC == nil) && f.AutoCDC == nil {
 			continue // only the schema changed: reported above
