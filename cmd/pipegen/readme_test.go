@@ -55,13 +55,16 @@ var readmeSkipped = regexp.MustCompile(`^make (test|bench|soak)\b`)
 
 // readmeMasks are what differs between runs of the README's commands:
 // durations, file sizes (the bronze table records each row's absolute
-// source path) and the build cache's folder.
+// source path), the number of data files a flow writes (one per worker
+// that received rows: on a loaded machine one worker may take every
+// input chunk of a small view) and the build cache's folder.
 var readmeMasks = []struct {
 	re   *regexp.Regexp
 	with string
 }{
 	{regexp.MustCompile(`\b\d+\.\d+s\b`), "<time>"},
 	{regexp.MustCompile(`\(\d+(\.\d+)? (B|KiB|MiB|GiB)\)`), "(<size>)"},
+	{regexp.MustCompile(`, \d+ files? \(<size>\)`), ", <n> files (<size>)"},
 	{regexp.MustCompile(`builds are cached in [^)]*\)`), "builds are cached in <cache>)"},
 }
 

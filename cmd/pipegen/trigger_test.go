@@ -206,11 +206,20 @@ func TestIntervalExitStatusAfterFailures(t *testing.T) {
 	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", spec))
 	lifeLand(t, dir, "a.json", `{"id":1,"grp":"a","amount":-1}`)
 	cmd, wait := startProgram(t, dir, bin, "run", "--trigger", "interval=200ms")
-	updates := func() int {
+	// An update's event log file appears when it starts: count the
+	// updates that have failed, so that SIGTERM does not stop the second
+	// before it fails.
+	failed := func() int {
 		m, _ := filepath.Glob(filepath.Join(dir, "warehouse", "_pipelines", "life", "event_log", "*.jsonl"))
-		return len(m)
+		n := 0
+		for _, f := range m {
+			if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), " is FAILED.") {
+				n++
+			}
+		}
+		return n
 	}
-	waitFor(t, "two failed updates", func() bool { return updates() >= 2 })
+	waitFor(t, "two failed updates", func() bool { return failed() >= 2 })
 	cmd.Process.Signal(syscall.SIGTERM)
 	code, stderr := wait()
 	if code != 1 || !strings.Contains(stderr, `expectation "positive"`) {
