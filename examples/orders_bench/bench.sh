@@ -45,11 +45,11 @@ input_bytes=$(cat "$data"/part-*.jsonl | wc -c)
 timed() {
 	local name=$1
 	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$work/$name" "$@" >"$work/$name.out" 2>&1 ||
+	/usr/bin/time -f '%e %U %S %M' -o "$work/$name.time" "$@" >"$work/$name.out" 2>&1 ||
 		{ cat "$work/$name.out"; exit 1; }
 }
-field() { awk -v i="$2" '{print $i}' "$work/$1"; }
-cpu() { awk '{print $2 + $3}' "$work/$1"; }
+field() { awk -v i="$2" '{print $i}' "$work/$1.time"; }
+cpu() { awk '{print $2 + $3}' "$work/$1.time"; }
 
 run=("$work/orders_bench" run --warehouse "$work/warehouse" --param "landing=$landing")
 
