@@ -13,7 +13,7 @@ func Widens(from, to Type) bool {
 	if from.EqualIgnoringNullability(to) {
 		return false
 	}
-	rank := map[Kind]int{ByteKind: 1, ShortKind: 2, IntKind: 3, LongKind: 4}
+	rank := integerRank
 	switch {
 	case rank[from.Kind] > 0 && rank[to.Kind] > 0:
 		return rank[from.Kind] < rank[to.Kind]
@@ -35,13 +35,16 @@ func Widens(from, to Type) bool {
 	return false
 }
 
+// integerRank orders the integer kinds by width (0 for any other kind).
+var integerRank = map[Kind]int{ByteKind: 1, ShortKind: 2, IntKind: 3, LongKind: 4}
+
 // IntegerTypeFor returns the narrowest integer type wider than from that
 // holds an integer of the given decimal digits (an optional sign, no
 // leading zeros needed): SMALLINT, INT or BIGINT, or DECIMAL(38,0) beyond
 // BIGINT. ok is false when no such type exists (more than 38 digits, or a
 // from that is not an integer type).
 func IntegerTypeFor(from Type, digits string) (t Type, ok bool) {
-	rank := map[Kind]int{ByteKind: 1, ShortKind: 2, IntKind: 3, LongKind: 4}
+	rank := integerRank
 	if rank[from.Kind] == 0 {
 		return Type{}, false
 	}
