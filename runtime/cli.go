@@ -43,7 +43,7 @@ func (e *exitError) Unwrap() error { return e.err }
 // (args[0] is the program name) and returns the exit code.
 func RunCLI(p *Pipeline, args []string, stdout, stderr io.Writer) int {
 	runFlags := []cli.Flag{
-		&cli.StringFlag{Name: "warehouse", Value: DefaultWarehouse, Usage: "root `DIR` of the tables (<warehouse>/<catalog>/<schema>/<table>)", EnvVars: []string{"PIPEGEN_WAREHOUSE"}},
+		&cli.StringFlag{Name: "warehouse", Value: DefaultWarehouse, Usage: "root `DIR` of the tables (<warehouse>/<catalog>/<schema>/<table>)", EnvVars: []string{WarehouseEnv}},
 		&cli.StringFlag{Name: "storage", Usage: "root `DIR` of checkpoints, event log and lock (default " + StorageDir("<warehouse>", "", p.Name) + ")"},
 		&cli.StringFlag{Name: "base-dir", Usage: "`DIR` that relative source paths are resolved against (default: the working directory)"},
 		&cli.StringSliceFlag{Name: "param", Usage: "set a pipeline parameter: `NAME=VALUE` (repeatable)"},

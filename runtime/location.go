@@ -8,6 +8,10 @@ import "path/filepath"
 // `run` use the same default to find table sources and schema logs.
 const DefaultWarehouse = "warehouse"
 
+// WarehouseEnv is the environment variable that sets the warehouse when
+// --warehouse is not given, for the program and for pipegen's commands.
+const WarehouseEnv = "PIPEGEN_WAREHOUSE"
+
 // pipelinesFolder is the folder of the warehouse that holds the pipelines'
 // default storage; it holds no table.
 const pipelinesFolder = "_pipelines"
@@ -25,4 +29,16 @@ func StorageDir(warehouse, storage, pipeline string) string {
 		warehouse = DefaultWarehouse
 	}
 	return filepath.Join(warehouse, pipelinesFolder, pipeline)
+}
+
+// TableDir returns the location of a table of the warehouse:
+// <warehouse>/<catalog>/<schema>/<table>, with DefaultWarehouse for an
+// empty warehouse (DESIGN.md, "warehouse"). The program finds its
+// datasets and table sources there, and pipegen the table sources'
+// schemas.
+func TableDir(warehouse, catalog, schema, table string) string {
+	if warehouse == "" {
+		warehouse = DefaultWarehouse
+	}
+	return filepath.Join(warehouse, catalog, schema, table)
 }

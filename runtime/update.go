@@ -371,7 +371,7 @@ func (u *update) setup() error {
 		if parts[1] == "" {
 			parts[1] = schema
 		}
-		u.handles[td.name] = newTableHandle(td.name, filepath.Join(u.opts.Warehouse, parts[0], parts[1], parts[2]), td)
+		u.handles[td.name] = newTableHandle(td.name, TableDir(u.opts.Warehouse, parts[0], parts[1], parts[2]), td)
 	}
 	for _, s := range u.p.Sources {
 		switch s := s.(type) {
@@ -399,7 +399,7 @@ func (u *update) setup() error {
 			for len(parts) < 3 {
 				parts = append([]string{[]string{catalog, schema}[3-len(parts)-1]}, parts...)
 			}
-			u.handles[s.SourceName()] = newTableHandle(s.SourceName(), filepath.Join(append([]string{u.opts.Warehouse}, parts...)...), nil)
+			u.handles[s.SourceName()] = newTableHandle(s.SourceName(), TableDir(u.opts.Warehouse, parts[0], parts[1], parts[2]), nil)
 		case interface {
 			Source
 			fileInfo() FileSourceInfo

@@ -16,8 +16,6 @@ import (
 
 	"github.com/pipegen/pipegen/gen"
 	prt "github.com/pipegen/pipegen/runtime"
-	"github.com/pipegen/pipegen/runtime/delta"
-	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec"
 )
 
@@ -37,17 +35,16 @@ func buildCommand() *cli.Command {
 			"is used, which holds everything needed once pipegen itself was built or installed here.\n" +
 			"Programs are cached by content (the generated code and this pipegen's version) in\n" +
 			"$PIPEGEN_CACHE (default: the user cache folder), as `pipegen run` caches them.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "o", Usage: "write the program to `BIN` (default: the pipeline's name in the current folder)"},
 			&cli.StringFlag{Name: "emit", Usage: "also keep the generated module in `DIR` (a new or empty folder, or one an earlier --emit wrote, which is replaced)"},
 			&cli.BoolFlag{Name: "offline", Usage: "build from the Go module cache only (GOPROXY=off), never downloading"},
-			warehouseFlag(),
-		},
+		}, locationFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("build: give one spec file")
 			}
-			return exitError{Build(c.App.ErrWriter, c.Args().First(), c.String("o"), c.String("emit"), c.String("warehouse"), c.Bool("offline"))}
+			return exitError{Build(c.App.ErrWriter, c.Args().First(), c.String("o"), c.String("emit"), locationsOf(c), c.Bool("offline"))}
 		},
 	}
 }
@@ -58,10 +55,11 @@ func buildCommand() *cli.Command {
 // the same program was built before (see cachedBuild); offline builds it
 // from the Go module cache only (see goBuild). Diagnostics and build
 // errors go to stderr. Table sources without a declared schema take their
-// table's under warehouse (see loadAndGenerate). It returns the exit code:
+// table's schema, and schema_evolution sources their schema log, at loc
+// (see loadAndGenerate). It returns the exit code:
 // 0, or 1 when the spec is invalid or the build fails.
-func Build(stderr io.Writer, file, out, emit, warehouse string, offline bool) int {
-	p, files, ok := generate(stderr, file, warehouse)
+func Build(stderr io.Writer, file, out, emit string, loc locations, offline bool) int {
+	p, files, ok := generate(stderr, file, loc)
 	if !ok {
 		return exitDiagnostics
 	}
@@ -145,8 +143,8 @@ func copyExecutable(bin, out string) error {
 
 // generate checks the spec and generates its program, printing
 // diagnostics. ok is false when there were errors.
-func generate(stderr io.Writer, file, warehouse string) (*spec.Pipeline, map[string][]byte, bool) {
-	p, files, diags, err := loadAndGenerate(file, warehouse)
+func generate(stderr io.Writer, file string, loc locations) (*spec.Pipeline, map[string][]byte, bool) {
+	p, files, diags, err := loadAndGenerate(file, loc)
 	cwd, _ := os.Getwd()
 	diags.Write(stderr, spec.TextOutput, cwd)
 	if err != nil {
@@ -162,11 +160,11 @@ func generate(stderr io.Writer, file, warehouse string) (*spec.Pipeline, map[str
 // generates its program, so that validate reports what the code generator
 // cannot compile as a diagnostic at the construct's position, as build
 // does. A table source without a declared schema takes the schema of its
-// table's Delta log when the table is found: under warehouse ("" for
-// ./warehouse, the program's default), or at its delta.`path`. err is an
-// internal failure of the generator.
-func loadAndGenerate(file, warehouse string) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
-	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(warehouse), SchemaLog: schemaLogs(warehouse)})
+// table's Delta log when the table is found: under loc.warehouse, or at
+// its delta.`path`; a schema_evolution source the columns its schema log
+// under loc.storage recorded. err is an internal failure of the generator.
+func loadAndGenerate(file string, loc locations) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
+	p, diags := spec.LoadWith(file, loc.specOptions())
 	if p == nil || diags.HasErrors() {
 		return p, nil, diags, nil
 	}
@@ -221,43 +219,4 @@ func buildKey(files map[string][]byte) string {
 	})
 	h.Write(runtimeGoMod())
 	return hex.EncodeToString(h.Sum(nil))[:24]
-}
-
-// warehouseFlag is the --warehouse flag of the commands that type-check a
-// spec: where table sources without a declared schema are looked up.
-func warehouseFlag() cli.Flag {
-	return &cli.StringFlag{Name: "warehouse", Value: prt.DefaultWarehouse,
-		Usage: "look up the tables of table sources without a declared schema under `DIR` (their schema comes from the Delta log)"}
-}
-
-// schemaLogs reads the columns a schema_evolution: add_new_columns source
-// gained from the pipeline's schema log under the default storage
-// (runtime.StorageDir), for spec.Options.SchemaLog.
-func schemaLogs(warehouse string) func(pipeline, source string) (string, bool, error) {
-	return func(pipeline, source string) (string, bool, error) {
-		log, found, err := prt.ReadSchemaLog(prt.StorageDir(warehouse, "", pipeline), source)
-		return log.DDL(), found, err
-	}
-}
-
-// tableSchemas reads the schema of a table source's table from its Delta
-// log, for spec.Options.TableSchema.
-func tableSchemas(warehouse string) func(spec.TableRef) (types.Schema, bool, error) {
-	if warehouse == "" {
-		warehouse = prt.DefaultWarehouse
-	}
-	return func(ref spec.TableRef) (types.Schema, bool, error) {
-		path := ref.Path
-		if path == "" {
-			path = filepath.Join(warehouse, ref.Catalog, ref.Schema, ref.Table)
-		}
-		s, err := delta.LoadMetadata(path)
-		if errors.Is(err, delta.ErrNoTable) {
-			return nil, false, nil
-		}
-		if err != nil {
-			return nil, true, err
-		}
-		return s.Schema, true, nil
-	}
 }

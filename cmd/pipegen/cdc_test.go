@@ -27,7 +27,7 @@ func cdcBuild(t *testing.T, file string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "prog")
 	var stderr bytes.Buffer
-	if code := Build(&stderr, file, out, "", "", true); code != exitOK {
+	if code := Build(&stderr, file, out, "", locations{}, true); code != exitOK {
 		t.Fatalf("build %s: exit %d\n%s", file, code, stderr.String())
 	}
 	return out

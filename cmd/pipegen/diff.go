@@ -30,9 +30,9 @@ func diffCommand() *cli.Command {
 			"column dropped, new partition columns, a flow's sources or AUTO CDC keys changed, a changed\n" +
 			"stateful operator, a streaming read of a table that is itself fully refreshed).\n" +
 			"Exit status: 0 no table needs a full refresh, 1 one does or a spec is invalid, 2 usage.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
-		},
+		}, locationFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 2 {
 				return usagef("diff: give the old and the new spec file")
@@ -41,7 +41,7 @@ func diffCommand() *cli.Command {
 			if format != "text" && format != "json" {
 				return usagef("diff: unknown --format %q: use text or json", format)
 			}
-			return exitError{Diff(c.App.Writer, c.App.ErrWriter, c.Args().Get(0), c.Args().Get(1), format)}
+			return exitError{Diff(c.App.Writer, c.App.ErrWriter, c.Args().Get(0), c.Args().Get(1), format, locationsOf(c))}
 		},
 	}
 }
@@ -63,13 +63,14 @@ type TableChange struct {
 
 // Diff loads two versions of a spec and prints the tables the change
 // affects (CompareSpecs) to stdout, as text or JSON. Diagnostics of an
-// invalid spec go to stderr. It returns the exit code: 0 when no table
+// invalid spec go to stderr; table sources and schema logs are looked up
+// at loc. It returns the exit code: 0 when no table
 // needs a full refresh, 1 when one does or a spec is invalid.
-func Diff(stdout, stderr io.Writer, oldFile, newFile, format string) int {
+func Diff(stdout, stderr io.Writer, oldFile, newFile, format string, loc locations) int {
 	cwd, _ := os.Getwd()
 	var specs [2]*spec.Pipeline
 	for i, f := range []string{oldFile, newFile} {
-		p, diags := spec.LoadWith(f, spec.Options{TableSchema: tableSchemas(""), SchemaLog: schemaLogs("")})
+		p, diags := spec.LoadWith(f, loc.specOptions())
 		if diags.HasErrors() || p == nil {
 			diags.Sort()
 			diags.Write(stderr, spec.TextOutput, cwd)

@@ -108,7 +108,7 @@ func land(t testing.TB, dir string, parts []retailPart) {
 func buildProgram(t testing.TB, spec string) string {
 	t.Helper()
 	var stderr bytes.Buffer
-	p, files, ok := generate(&stderr, spec, "")
+	p, files, ok := generate(&stderr, spec, locations{})
 	if !ok {
 		t.Fatalf("generate %s:\n%s", spec, stderr.String())
 	}

@@ -18,11 +18,12 @@ func explainCommand() *cli.Command {
 		Description: "Checks the spec, then prints its parameters, sources, the tables in update order with\n" +
 			"their flows, inputs, schemas and expectations, and the temporary views. With DATASET,\n" +
 			"prints only that source, table or view.",
+		Flags: locationFlags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() < 1 || c.NArg() > 2 {
 				return usagef("explain: give a spec file and optionally a dataset name")
 			}
-			return exitError{Explain(c.App.Writer, c.App.ErrWriter, c.Args().Get(0), c.Args().Get(1))}
+			return exitError{Explain(c.App.Writer, c.App.ErrWriter, c.Args().Get(0), c.Args().Get(1), locationsOf(c))}
 		},
 	}
 }
@@ -31,8 +32,8 @@ func explainCommand() *cli.Command {
 // the source, table or view named dataset when it is not empty), or its
 // diagnostics to stderr. It returns the exit code: 0, 1 for an invalid spec,
 // 2 for an unknown dataset name.
-func Explain(stdout, stderr io.Writer, file, dataset string) int {
-	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(""), SchemaLog: schemaLogs("")})
+func Explain(stdout, stderr io.Writer, file, dataset string, loc locations) int {
+	p, diags := spec.LoadWith(file, loc.specOptions())
 	cwd, _ := os.Getwd()
 	if p == nil {
 		diags.Write(stderr, spec.TextOutput, cwd)

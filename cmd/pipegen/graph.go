@@ -21,9 +21,9 @@ func graphCommand() *cli.Command {
 			"Nodes are sources, tables and views; an edge goes from what a flow or view reads to\n" +
 			"what it writes, labeled with the flow's name when it differs from the table's; batch\n" +
 			"reads are dashed.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "mermaid", Usage: "mermaid, dot or json"},
-		},
+		}, locationFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("graph: give one spec file")
@@ -33,7 +33,7 @@ func graphCommand() *cli.Command {
 			default:
 				return usagef("graph: unknown --format %q: use mermaid, dot or json", c.String("format"))
 			}
-			return exitError{Graph(c.App.Writer, c.App.ErrWriter, c.Args().First(), c.String("format"))}
+			return exitError{Graph(c.App.Writer, c.App.ErrWriter, c.Args().First(), c.String("format"), locationsOf(c))}
 		},
 	}
 }
@@ -88,10 +88,10 @@ func BuildLineage(p *spec.Pipeline) Lineage {
 }
 
 // Graph checks the spec at file and writes its lineage in format (mermaid,
-// dot or json) to stdout, or its diagnostics to stderr. It returns the
-// exit code.
-func Graph(stdout, stderr io.Writer, file, format string) int {
-	p, diags := spec.LoadWith(file, spec.Options{TableSchema: tableSchemas(""), SchemaLog: schemaLogs("")})
+// dot or json) to stdout, or its diagnostics to stderr (table sources and
+// schema logs looked up at loc). It returns the exit code.
+func Graph(stdout, stderr io.Writer, file, format string, loc locations) int {
+	p, diags := spec.LoadWith(file, loc.specOptions())
 	cwd, _ := os.Getwd()
 	diags.Write(stderr, spec.TextOutput, cwd)
 	if p == nil {

@@ -76,7 +76,7 @@ datasets:
 `, tc.name, tc.format))
 			var stdout, stderr bytes.Buffer
 			// validate suggests infer while the schema is missing
-			if code := Validate(&stdout, &stderr, []string{specPath}, spec.TextOutput, ""); code != exitDiagnostics ||
+			if code := Validate(&stdout, &stderr, []string{specPath}, spec.TextOutput, locations{}); code != exitDiagnostics ||
 				!strings.Contains(stderr.String(), "pipegen infer --write "+specPath+" --source raw "+filepath.Join(dir, "landing")) {
 				t.Fatalf("validate without a schema: exit %d\n%s", code, stderr.String())
 			}
@@ -91,7 +91,7 @@ datasets:
 				t.Errorf("inferred schema: want\n%s\nin\n%s", tc.columns, text)
 			}
 			stderr.Reset()
-			if code := Validate(&stdout, &stderr, []string{specPath}, spec.TextOutput, ""); code != exitOK {
+			if code := Validate(&stdout, &stderr, []string{specPath}, spec.TextOutput, locations{}); code != exitOK {
 				t.Fatalf("validate: exit %d\n%s", code, stderr.String())
 			}
 			bin := lifeBuild(t, specPath)

@@ -19,7 +19,7 @@ import (
 func lifeBuild(t testing.TB, path string) string {
 	t.Helper()
 	var stderr bytes.Buffer
-	bin, code := cachedBuild(&stderr, path, "", true)
+	bin, code := cachedBuild(&stderr, path, locations{}, true)
 	if code != exitOK {
 		t.Fatalf("build %s: exit %d\n%s", path, code, stderr.String())
 	}

@@ -54,7 +54,7 @@ func TestValidateReportsEveryFile(t *testing.T) {
 	os.WriteFile(a, []byte("pipeline: a\nbogus: 1\n"), 0o644)
 	os.WriteFile(b, []byte("pipelin: b\n"), 0o644)
 	var stdout, stderr bytes.Buffer
-	if code := Validate(&stdout, &stderr, []string{b, a}, spec.TextOutput, ""); code != exitDiagnostics {
+	if code := Validate(&stdout, &stderr, []string{b, a}, spec.TextOutput, locations{}); code != exitDiagnostics {
 		t.Errorf("exit code %d, want 1", code)
 	}
 	got := stderr.String()

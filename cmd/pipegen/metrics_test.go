@@ -55,7 +55,7 @@ func TestMetricsFile(t *testing.T) {
 	old := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(filepath.Join(dir, "landing/a.json"), old, old)
 	var stderr bytes.Buffer
-	bin, code := cachedBuild(&stderr, filepath.Join(dir, "pipeline.yaml"), "", false)
+	bin, code := cachedBuild(&stderr, filepath.Join(dir, "pipeline.yaml"), locations{}, false)
 	if code != exitOK {
 		t.Fatalf("build: %s", stderr.String())
 	}

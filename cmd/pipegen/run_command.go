@@ -41,7 +41,7 @@ func runCommand() *cli.Command {
 // only. It returns the program's exit code (0, or 1 for a failed update),
 // 1 when the spec is invalid, 2 for a usage error.
 func Run(stdout, stderr io.Writer, file string, flags []string, offline bool) int {
-	bin, code := cachedBuild(stderr, file, flagValue(flags, "warehouse"), offline)
+	bin, code := cachedBuild(stderr, file, runLocations(flags), offline)
 	if code != exitOK {
 		return code
 	}
@@ -106,8 +106,8 @@ func hasFlag(args []string, name string) bool {
 
 // cachedBuild returns the path of the spec's program, building it into the
 // build cache unless it is there (see buildInCache).
-func cachedBuild(stderr io.Writer, file, warehouse string, offline bool) (string, int) {
-	p, files, ok := generate(stderr, file, warehouse)
+func cachedBuild(stderr io.Writer, file string, loc locations, offline bool) (string, int) {
+	p, files, ok := generate(stderr, file, loc)
 	if !ok {
 		return "", exitDiagnostics
 	}

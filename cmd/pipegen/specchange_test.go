@@ -28,7 +28,7 @@ func specChange(t *testing.T, v1 string, lines ...string) (dir string, v1bin str
 func diffOf(t *testing.T, dir string) (string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := Diff(&out, &errb, filepath.Join(dir, "v1.yaml"), filepath.Join(dir, "pipeline.yaml"), "text")
+	code := Diff(&out, &errb, filepath.Join(dir, "v1.yaml"), filepath.Join(dir, "pipeline.yaml"), "text", locations{})
 	if errb.Len() > 0 {
 		t.Errorf("diff stderr:\n%s", errb.String())
 	}

@@ -116,7 +116,7 @@ func Test(stdout, stderr io.Writer, file string, testFileArgs []string, opts Tes
 			}
 		}
 	}
-	p, files, ok := generate(stderr, file, "")
+	p, files, ok := generate(stderr, file, locations{})
 	if !ok {
 		return exitDiagnostics
 	}

@@ -19,10 +19,9 @@ func validateCommand() *cli.Command {
 			"the graph and type-checks every query. Exit status: 0 valid, 1 diagnostics, 2 usage.\n" +
 			"--format text writes `file:line:col: message` lines to stderr; json and github\n" +
 			"(GitHub Actions workflow commands) write to stdout.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "diagnostics format: text, json or github"},
-			warehouseFlag(),
-		},
+		}, locationFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("validate: give at least one spec file")
@@ -33,7 +32,7 @@ func validateCommand() *cli.Command {
 			default:
 				return usagef("validate: unknown --format %q: use text, json or github", f)
 			}
-			return exitError{Validate(c.App.Writer, c.App.ErrWriter, c.Args().Slice(), f, c.String("warehouse"))}
+			return exitError{Validate(c.App.Writer, c.App.ErrWriter, c.Args().Slice(), f, locationsOf(c))}
 		},
 	}
 }
@@ -42,10 +41,10 @@ func validateCommand() *cli.Command {
 // position, in format f: text to stderr (with an "ok" line per valid file
 // on stdout), json and github to stdout. It returns the exit code: 0 when
 // every file is valid, 1 otherwise.
-func Validate(stdout, stderr io.Writer, files []string, f spec.OutputFormat, warehouse string) int {
+func Validate(stdout, stderr io.Writer, files []string, f spec.OutputFormat, loc locations) int {
 	var all spec.Diagnostics
 	for _, file := range files {
-		p, _, diags, err := loadAndGenerate(file, warehouse)
+		p, _, diags, err := loadAndGenerate(file, loc)
 		if err != nil {
 			diags = append(diags, spec.Diagnostic{Pos: spec.Pos{File: file}, Severity: spec.Error, Code: "INTERNAL",
 				Message: fmt.Sprintf("the code generator failed: %v", err), Hint: "please report this"})
