@@ -15,6 +15,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -297,7 +298,7 @@ func nullSequence(seq any, names []string) string {
 // for JSON-lines sources).
 func (a *AutoCDC[S, T]) nullError(ctx *FlowContext, st *cdcWorker, what, col string, row *S) error {
 	where := fmt.Sprintf("record %d of %s", st.n, st.at)
-	if fs, ok := a.Source.(*FileSource[S]); ok && fs.Format == "json" {
+	if fs, ok := a.Source.(*FileSource[S]); ok && fs.Format == source.JSON {
 		if line := jsonRecordLine(st.at, st.n); line > 0 {
 			where = fmt.Sprintf("%s:%d (record %d)", st.at, line, st.n)
 		}

@@ -41,7 +41,7 @@ type FileSource[T any] struct {
 	// Path is the folder, as written in the spec (may hold ${param}).
 	// Relative paths are resolved against the run's base directory.
 	Path   string
-	Format string // "json", "csv" or "parquet"
+	Format string // the name of one of source.Formats: "json", "csv" or "parquet"
 	// MaxFilesPerTrigger and MaxBytesPerTrigger bound a micro-batch (0 means
 	// no bound); at least one file is always taken.
 	MaxFilesPerTrigger int

@@ -19,15 +19,14 @@ func TestSchemaStatesDefaults(t *testing.T) {
 	src := `pipeline: defaults
 sources:
   j: {files: {path: j, format: json}, schema: "a INT"}
-  c: {files: {path: c, format: csv}, schema: "a INT"}
 datasets:
-  t: {kind: streaming_table, query: "SELECT * FROM STREAM(j) UNION ALL SELECT * FROM STREAM(c)"}
+  t: {kind: streaming_table, query: "SELECT * FROM STREAM(j)"}
 `
 	p, diags := LoadBytes("defaults.yaml", []byte(src))
 	if p == nil || diags.HasErrors() {
 		t.Fatalf("the spec does not check: %v", diags)
 	}
-	j, c := p.Source("j"), p.Source("c")
+	j := p.Source("j")
 	if j.Files.MaxFilesPerTrigger != source.DefaultMaxFilesPerTrigger {
 		t.Errorf("max_files_per_trigger defaults to %d, want source.DefaultMaxFilesPerTrigger (%d), what the runtime's callers take", j.Files.MaxFilesPerTrigger, source.DefaultMaxFilesPerTrigger)
 	}
@@ -46,22 +45,7 @@ datasets:
 		{"files", "ignore_corrupt_files", fmt.Sprint(j.Files.IgnoreCorruptFiles)},
 		{"files", "ignore_missing_files", fmt.Sprint(j.Files.IgnoreMissingFiles)},
 		{"files", "min_file_age", fmt.Sprint(j.Files.MinFileAge.Seconds())},
-		{"json_options", "allow_comments", fmt.Sprint(j.Files.JSON.AllowComments)},
-		{"json_options", "allow_single_quotes", fmt.Sprint(j.Files.JSON.AllowSingleQuotes)},
-		{"json_options", "allow_unquoted_field_names", fmt.Sprint(j.Files.JSON.AllowUnquotedFieldNames)},
-		{"json_options", "allow_numeric_leading_zeros", fmt.Sprint(j.Files.JSON.AllowNumericLeadingZeros)},
-		{"json_options", "allow_non_numeric_numbers", fmt.Sprint(j.Files.JSON.AllowNonNumericNumbers)},
-		{"json_options", "date_format", code(j.Files.JSON.DateFormat)},
-		{"csv_options", "header", fmt.Sprint(c.Files.CSV.Header)},
-		{"csv_options", "delimiter", code(c.Files.CSV.Delimiter)},
-		{"csv_options", "quote", code(c.Files.CSV.Quote)},
-		{"csv_options", "escape", code(c.Files.CSV.Escape)},
-		{"csv_options", "nan_value", code(c.Files.CSV.NaNValue)},
-		{"csv_options", "date_format", code(c.Files.CSV.DateFormat)},
-		{"csv_options", "ignore_leading_white_space", fmt.Sprint(c.Files.CSV.IgnoreLeadingWhiteSpace)},
-		{"csv_options", "ignore_trailing_white_space", fmt.Sprint(c.Files.CSV.IgnoreTrailingWhiteSpace)},
-		{"csv_options", "multi_line", fmt.Sprint(c.Files.CSV.MultiLine)},
-		{"csv_options", "encoding", code(c.Files.CSV.Encoding)},
+		// the format options' defaults: TestSchemaListsFormats
 	} {
 		desc := schemaDescription(t, d.def, d.property)
 		if want := "Defaults to " + d.value; !strings.Contains(desc, want) {

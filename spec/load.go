@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/schema"
 )
 
@@ -339,8 +340,6 @@ func (f *File) source(k, v *yaml.Node) *SourceDecl {
 					fd.Path = f.str(v)
 				case "format":
 					fd.Format = f.str(v)
-				case "json", "csv", "parquet":
-					fd.Options = append(fd.Options, &FormatOptionsDecl{Format: f.str(k), Values: f.keyValues(v)})
 				case "max_files_per_trigger":
 					fd.MaxFilesPerTrigger = f.integer(v)
 				case "max_bytes_per_trigger":
@@ -361,6 +360,10 @@ func (f *File) source(k, v *yaml.Node) *SourceDecl {
 					fd.OnMalformed = f.str(v)
 				case "schema_evolution":
 					fd.SchemaEvolution = f.str(v)
+				default:
+					if _, ok := source.LookupFormat(k.Value); ok { // an options block: csv: {...}
+						fd.Options = append(fd.Options, &FormatOptionsDecl{Format: f.str(k), Values: f.keyValues(v)})
+					}
 				}
 			})
 			s.Files = fd

@@ -307,21 +307,6 @@ type Source struct {
 	Columns []Column
 }
 
-// FileFormat is the format of a file source's files.
-type FileFormat uint8
-
-// File formats.
-const (
-	FormatJSON    FileFormat = iota // JSON lines
-	FormatCSV                       // CSV (RFC 4180)
-	FormatParquet                   // Parquet
-)
-
-var formatNames = [...]string{"json", "csv", "parquet"}
-
-// String returns the format's spelling in the spec.
-func (f FileFormat) String() string { return formatNames[f] }
-
 // SchemaEvolution says what a field the source's schema does not declare
 // does: a field of a JSON record (top level or nested), a name of a CSV
 // header, a column (or struct field) of a Parquet file.

@@ -197,16 +197,11 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 		Dir:                  filepath.Dir(f.Path),
 		MaxFilesPerTrigger:   source.DefaultMaxFilesPerTrigger,
 		IncludeExistingFiles: true,
-		JSON:                 JSONOptions{DateFormat: "yyyy-MM-dd", AllowSingleQuotes: true, AllowNonNumericNumbers: true},
-		CSV: CSVOptions{Header: true, Delimiter: ",", Quote: `"`, Escape: `"`, NaNValue: "NaN",
-			DateFormat: "yyyy-MM-dd", MultiLine: true, Encoding: "UTF-8"},
-		Parquet: ParquetOptions{Int96AsTimestamp: true},
+		Format:               FileFormat(d.Format.Value),
 	}
-	switch d.Format.Value {
-	case "csv":
-		fs.Format = FormatCSV
-	case "parquet":
-		fs.Format = FormatParquet
+	fs.setFormatDefaults()
+	if fs.Format.Info() == nil {
+		r.errorf(d.Format.Pos, "", "write one of "+source.FormatNames(), "unknown file format %q", d.Format.Value)
 	}
 	if d.MaxFilesPerTrigger.Set() {
 		fs.MaxFilesPerTrigger = int(d.MaxFilesPerTrigger.Value)
@@ -277,29 +272,12 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	return fs
 }
 
-// formatOption sets one format option (the schema has checked its type).
+// formatOption checks and sets one format option (the JSON Schema has
+// checked its name and type).
 func (r *resolver) formatOption(fs *Files, kv KeyValue) {
-	b := kv.Value.Value == "true"
 	v := kv.Value.Value
-	strs := map[string]*string{
-		"date_format": &fs.JSON.DateFormat, "timestamp_format": &fs.JSON.TimestampFormat,
-	}
-	bools := map[string]*bool{
-		"allow_comments": &fs.JSON.AllowComments, "allow_single_quotes": &fs.JSON.AllowSingleQuotes,
-		"allow_unquoted_field_names": &fs.JSON.AllowUnquotedFieldNames, "allow_numeric_leading_zeros": &fs.JSON.AllowNumericLeadingZeros,
-		"allow_non_numeric_numbers": &fs.JSON.AllowNonNumericNumbers, "primitives_as_string": &fs.JSON.PrimitivesAsString,
-	}
 	switch fs.Format {
 	case FormatCSV:
-		strs = map[string]*string{
-			"delimiter": &fs.CSV.Delimiter, "quote": &fs.CSV.Quote, "escape": &fs.CSV.Escape, "comment": &fs.CSV.Comment,
-			"null_value": &fs.CSV.NullValue, "empty_value": &fs.CSV.EmptyValue, "nan_value": &fs.CSV.NaNValue,
-			"date_format": &fs.CSV.DateFormat, "timestamp_format": &fs.CSV.TimestampFormat, "encoding": &fs.CSV.Encoding,
-		}
-		bools = map[string]*bool{
-			"header": &fs.CSV.Header, "ignore_leading_white_space": &fs.CSV.IgnoreLeadingWhiteSpace,
-			"ignore_trailing_white_space": &fs.CSV.IgnoreTrailingWhiteSpace, "multi_line": &fs.CSV.MultiLine,
-		}
 		switch kv.Key.Value {
 		case "encoding":
 			if _, err := source.CSVEncoding(v); err != nil {
@@ -312,9 +290,7 @@ func (r *resolver) formatOption(fs *Files, kv KeyValue) {
 			}
 		}
 	case FormatParquet:
-		strs = nil
-		bools = map[string]*bool{"int96_as_timestamp": &fs.Parquet.Int96AsTimestamp}
-		if kv.Key.Value == "int96_as_timestamp" && !b {
+		if kv.Key.Value == "int96_as_timestamp" && v != "true" {
 			r.errorf(kv.Value.Pos, "", "remove the option: a column declared TIMESTAMP reads INT96 values as timestamps, as Spark's default does",
 				"int96_as_timestamp: false is not supported")
 		}
@@ -325,11 +301,11 @@ func (r *resolver) formatOption(fs *Files, kv KeyValue) {
 				"%s %s: %v", fs.Format, kv.Key.Value, err)
 		}
 	}
-	if p, ok := strs[kv.Key.Value]; ok {
-		*p = v
-	} else if p, ok := bools[kv.Key.Value]; ok {
-		*p = b
+	if fs.optionField(fs.Format, kv.Key.Value) == nil {
+		r.errorf(kv.Key.Pos, "", "remove it: docs/spec.md lists each format's options", "%s has no option %q", fs.Format, kv.Key.Value)
+		return
 	}
+	fs.setOption(fs.Format, kv.Key.Value, v)
 }
 
 // addLoggedColumns appends the columns the pipeline's schema log holds for

@@ -26,7 +26,7 @@ func inferCommand() *cli.Command {
 			"keeping the rest of the file as written (the source's format and csv header/delimiter\n" +
 			"are then taken from the spec unless given here).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "json, csv or parquet (default: from the file names)"},
+			&cli.StringFlag{Name: "format", Usage: source.FormatNames() + " (default: from the file names)"},
 			&cli.StringFlag{Name: "write", Usage: "the spec file whose source's schema to set"},
 			&cli.StringFlag{Name: "source", Usage: "the source to set the schema of (with --write)"},
 			&cli.BoolFlag{Name: "decimals", Usage: "DECIMAL(p,s) instead of DOUBLE for numbers with a fraction"},
@@ -44,10 +44,10 @@ func inferCommand() *cli.Command {
 			if (c.String("write") == "") != (c.String("source") == "") {
 				return usagef("infer: --write SPEC and --source NAME go together")
 			}
-			switch f := c.String("format"); f {
-			case "", "json", "csv", "parquet":
-			default:
-				return usagef("infer: unknown --format %q: use json, csv or parquet", f)
+			if f := c.String("format"); f != "" {
+				if _, ok := source.LookupFormat(f); !ok {
+					return usagef("infer: unknown --format %q: use %s", f, source.FormatNames())
+				}
 			}
 			if d := c.String("delimiter"); len(d) != 1 {
 				return usagef("infer: --delimiter must be one character, not %q", d)

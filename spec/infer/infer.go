@@ -175,7 +175,7 @@ func Infer(paths []string, opts Options) (*Result, error) {
 	if format == "" {
 		var known []source.FileInfo
 		for _, f := range files {
-			ff := formatOf(f.Name)
+			ff := source.FormatOfFile(f.Name)
 			if ff == "" {
 				skipped = append(skipped, f.LocalPath)
 				continue
@@ -187,7 +187,7 @@ func Infer(paths []string, opts Options) (*Result, error) {
 			known = append(known, f)
 		}
 		if format == "" {
-			return nil, fmt.Errorf("%s: cannot tell the format from the file names: give --format json, csv or parquet", files[0].LocalPath)
+			return nil, fmt.Errorf("%s: cannot tell the format from the file names: give --format %s", files[0].LocalPath, source.FormatNames())
 		}
 		files = known
 	}
@@ -195,11 +195,11 @@ func Infer(paths []string, opts Options) (*Result, error) {
 	r := typeRules{decimals: opts.Decimals, ntz: opts.TimestampNTZ, mapThreshold: opts.MapThreshold}
 	var err error
 	switch format {
-	case "parquet":
+	case source.Parquet:
 		err = inferParquet(res, files)
-	case "json", "csv":
+	case source.JSON, source.CSV:
 		var root *object
-		if format == "json" {
+		if format == source.JSON {
 			root, err = sampleFiles(res, files, opts, sampleJSON)
 		} else {
 			copts := source.DefaultCSVOptions()
@@ -216,7 +216,7 @@ func Infer(paths []string, opts Options) (*Result, error) {
 			res.Dropped = dropped(root, "")
 		}
 	default:
-		return nil, fmt.Errorf("unknown format %q: use json, csv or parquet", format)
+		return nil, fmt.Errorf("unknown format %q: use %s", format, source.FormatNames())
 	}
 	if err != nil {
 		return nil, err
@@ -228,19 +228,6 @@ func Infer(paths []string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
-}
-
-func formatOf(name string) string {
-	name = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(name), ".gz"), ".zst")
-	switch filepath.Ext(name) {
-	case ".csv", ".tsv":
-		return "csv"
-	case ".json", ".jsonl", ".ndjson":
-		return "json"
-	case ".parquet", ".parq":
-		return "parquet"
-	}
-	return ""
 }
 
 // leftOut counts a malformed record, keeping where the first one is.
