@@ -19,9 +19,12 @@ import (
 //     ORDER BY or LIMIT): the new rows' results are appended.
 //   - refresh.GroupAggregate: the query is a top-level aggregation (GROUP
 //     BY, or a global aggregate) whose input is row-wise over one table
-//     and whose aggregates are decomposable over appends (count, count_if,
-//     sum, avg as sum and count, min, max, bool_and, bool_or, and their
-//     DISTINCT forms, the distinct values kept in the state); what follows
+//     and whose aggregates are decomposable over appends and mergeable
+//     (their rows of the function table are sql.AggDecomposable and
+//     sql.AggMergeable: count, count_if, sum, avg as sum and count, min,
+//     max, bool_and, bool_or; the DISTINCT forms of those also
+//     sql.AggMergeableDistinct, the distinct values kept in the state:
+//     count, sum, avg, min, max); what follows
 //     the aggregation (HAVING, expressions of aggregates, ORDER BY, LIMIT)
 //     is recomputed from the state. The generated code seeds its merge of
 //     partial states with the saved state (runtime.SeedAggregate) and
@@ -43,13 +46,6 @@ type RefreshPlan struct {
 	Aggregate *sql.Aggregate
 	// Reason says why the view is always recomputed, when Technique is "".
 	Reason string
-}
-
-// decomposable are the aggregates GROUP_AGGREGATE maintains, with or
-// without DISTINCT.
-var decomposable = map[string]bool{
-	"count": true, "count_if": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
-	"bool_and": true, "every": true, "bool_or": true, "some": true, "any": true,
 }
 
 // refreshPlan returns the refresh plan of a flow: the technique a
@@ -103,7 +99,7 @@ func refreshPlan(fl *Flow) RefreshPlan {
 			return always("unsupported operator below the aggregation: %s", op)
 		}
 		for _, c := range a.Aggs {
-			if !decomposable[c.Func] {
+			if !c.Decomposable() {
 				return always("aggregate %s is not decomposable", c.Func)
 			}
 		}
