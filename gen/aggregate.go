@@ -55,7 +55,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	// concurrent scan fills its own table (parts), merged afterwards.
 	// A stateful streaming aggregation keeps that shape even when its
 	// input is read sequentially: the saved state seeds the merge.
-	parallel := (concurrentSafe(p.Input) || pc.statefulOp(p)) && mergeable(p) && !withSets
+	parallel := (concurrentSafe(p.Input) || pc.statefulOp(p)) && p.Mergeable() && !withSets
 	parts, part := pc.fn.tmp("parts"), pc.fn.tmp("part")
 	var key *tuple
 	if global {
@@ -293,28 +293,6 @@ func (pc *planCompiler) declareGroups(b *block, key *tuple, state, groups, order
 		b.add(jen.Id(groups).Op(":=").Map(jen.Id(key.name)).Op("*").Id(state).Values())
 	}
 	b.add(jen.Var().Id(order).Index().Id(key.name))
-}
-
-// mergeable reports whether every aggregate of p can be computed as
-// partial states merged afterwards.
-func mergeable(p *sql.Aggregate) bool {
-	for _, a := range p.Aggs {
-		if a.Distinct {
-			switch a.Func {
-			case "count", "sum", "avg", "mean", "min", "max":
-				continue
-			}
-			return false
-		}
-		switch a.Func {
-		case "count", "count_if", "sum", "avg", "mean", "min", "max", "first", "last", "any_value",
-			"first_value", "last_value", "bool_and", "every", "bool_or", "some", "any",
-			"collect_list", "array_agg", "collect_set":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // mergeParts merges the workers' partial tables into groups and order

@@ -590,7 +590,7 @@ func (g *generator) flowFunc(fl *spec.Flow) jen.Code {
 	}
 	fs := &funcScope{pkg: g.pkg}
 	pc := &planCompiler{reg: g.reg, fn: fs, rels: map[string]*relInfo{}, feeds: map[string]*relInfo{}}
-	_, pc.incrAgg, _ = mvTechnique(fl)
+	pc.incrAgg = fl.Refresh.Aggregate
 	pc.stateful = fl.Stateful
 	for name, row := range g.rows {
 		pc.rels[name] = &relInfo{varName: g.vars[name], row: row}

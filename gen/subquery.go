@@ -71,9 +71,6 @@ func collectSubqueries(p sql.Plan) []*sql.Subquery {
 	return out
 }
 
-// hasSubquery reports whether p's expressions hold a subquery.
-func hasSubquery(p sql.Plan) bool { return len(collectSubqueries(p)) > 0 }
-
 // prepareSubqueries emits into b the code computing every subquery of p
 // (and first those of their own plans).
 func (pc *planCompiler) prepareSubqueries(b *block, p sql.Plan) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
@@ -79,8 +80,8 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		reason = "the query calls " + f.Nondeterministic + ", whose result changes with every update"
 	}
 	if reason == "" {
-		res.technique = "NO_OP"
-		u.planning(f, "NO_OP", "no input and no part of the definition changed since the last refresh")
+		res.technique = refresh.NoOp
+		u.planning(f, refresh.NoOp, "no input and no part of the definition changed since the last refresh")
 		return res, nil
 	}
 	if state.FlowID == "" {
@@ -93,14 +94,14 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	res.technique = incr.technique
 	u.planning(f, incr.technique, reason)
 	ctx := u.newContext(f, h, nil)
-	if incr.technique != "COMPLETE_RECOMPUTE" {
+	if incr.technique != refresh.CompleteRecompute {
 		ctx.incr = incr
 	}
 	err = f.Run(ctx)
 	files, counts, err := ctx.finish(err)
 	if errors.Is(err, errAggStateDamaged) {
 		// The view is replaced whole: recompute it.
-		res.technique = "COMPLETE_RECOMPUTE"
+		res.technique = refresh.CompleteRecompute
 		u.planning(f, res.technique, err.Error())
 		ctx = u.newContext(f, h, nil)
 		err = f.Run(ctx)
@@ -125,8 +126,8 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		state.Refreshes = v + 1
 	}
 	txn := &txnAction{AppID: state.FlowID, Version: state.Refreshes}
-	if incr.technique == "APPEND_ONLY" {
-		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": "APPEND_ONLY"})
+	if incr.technique == refresh.AppendOnly {
+		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": string(refresh.AppendOnly)})
 	} else {
 		err = h.commitReplace(f.Target.tableDesc(), files, txn)
 	}
@@ -278,12 +279,12 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 }
 
 // planning reports the refresh technique of a materialized view.
-func (u *update) planning(f *Flow, technique, reason string) {
+func (u *update) planning(f *Flow, technique refresh.Technique, reason string) {
 	u.log.emit(event{Type: "planning_information", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Flow %s is refreshed with %s: %s.", f.Name, technique, reason),
 		Details: map[string]any{"planning_information": map[string]any{
 			"technique_information": []map[string]any{{
-				"maintenance_type": "MAINTENANCE_TYPE_" + technique,
+				"maintenance_type": "MAINTENANCE_TYPE_" + string(technique),
 				"is_chosen":        true,
 				"reason":           reason,
 			}},

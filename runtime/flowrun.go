@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -68,7 +69,7 @@ type flowResult struct {
 	// upserted and deleted count the target rows an AUTO CDC flow
 	// inserted or updated, and deleted.
 	upserted, deleted int64
-	technique         string
+	technique         refresh.Technique
 	idle              bool
 	seconds           float64
 	// stateful sums a stateful flow's late rows, duplicates and state.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -32,7 +33,7 @@ import (
 // incrementalRun is the plan of one materialized view refresh.
 type incrementalRun struct {
 	// technique is APPEND_ONLY, GROUP_AGGREGATE or COMPLETE_RECOMPUTE.
-	technique string
+	technique refresh.Technique
 	// files are, per table input, the files added since the last refresh.
 	files map[string][]tableFile
 	// state is the aggregation state of the last refresh (GROUP_AGGREGATE).
@@ -54,7 +55,7 @@ func (r *incrementalRun) addedFiles(name string) ([]tableFile, bool) {
 // no-op).
 func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[string]string, reason string) (*incrementalRun, string, error) {
 	complete := func(why string) (*incrementalRun, string, error) {
-		return &incrementalRun{technique: "COMPLETE_RECOMPUTE"}, why, nil
+		return &incrementalRun{technique: refresh.CompleteRecompute}, why, nil
 	}
 	if !strings.HasPrefix(reason, "an input changed") {
 		return complete(reason)
@@ -111,7 +112,7 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[s
 			}
 		}
 	}
-	if run.technique == "GROUP_AGGREGATE" {
+	if run.technique == refresh.GroupAggregate {
 		if st.StateFile == "" {
 			return complete("no aggregation state was saved by the previous refresh")
 		}

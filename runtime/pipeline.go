@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -131,13 +132,14 @@ type Flow struct {
 	// flows) or over snapshots of its inputs (other flows).
 	Run func(ctx *FlowContext) error
 	// Incremental is the technique a materialized view's query allows when
-	// its input only received appends since the last refresh (Databricks'
-	// names): "APPEND_ONLY" (a row-wise query: the new rows' results are
-	// appended) or "GROUP_AGGREGATE" (a top-level aggregation with
+	// its input only received appends since the last refresh:
+	// refresh.AppendOnly (a row-wise query: the new rows' results are
+	// appended) or refresh.GroupAggregate (a top-level aggregation with
 	// decomposable aggregates: the saved aggregation state absorbs the new
-	// rows; see SeedAggregate). Empty means always COMPLETE_RECOMPUTE, for
-	// the reason NotIncremental gives. Set by pipegen.
-	Incremental    string
+	// rows; see SeedAggregate). Empty means always
+	// refresh.CompleteRecompute, for the reason NotIncremental gives. Set
+	// by pipegen, from spec.Flow.Refresh.
+	Incremental    refresh.Technique
 	NotIncremental string
 	// Watermark is set on a streaming flow with a stateful operator (a
 	// window aggregation or a deduplication bounded by an event-time

@@ -602,6 +602,7 @@ func (r *resolver) buildModel() {
 			}
 			f.Inputs = r.inputs(fn.refs)
 			f.Reads = directReads(fn.refs)
+			f.Refresh = refreshPlan(f)
 			ds.Flows = append(ds.Flows, f)
 			r.p.Flows = append(r.p.Flows, f)
 		}

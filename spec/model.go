@@ -557,6 +557,9 @@ type Flow struct {
 	// deduplication), kept in the flow's checkpoint between micro-batches;
 	// nil for a stateless flow.
 	Stateful *sql.Stateful
+	// Refresh is how a materialized view flow may refresh incrementally
+	// (refresh.go); for other flows its Technique is "".
+	Refresh RefreshPlan
 	// text is the query as read from the spec, for SQLPos.
 	text Str
 }

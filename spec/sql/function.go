@@ -295,9 +295,39 @@ type Function struct {
 	Try bool
 	// Impl is how the generator computes a scalar function.
 	Impl Impl
+	// Agg says how an aggregate is computed from partial states (zero for
+	// other functions, and for aggregates computed over all their rows at
+	// once): whether it runs on several workers, is kept in a streaming
+	// window's state and refreshes a materialized view incrementally.
+	Agg AggCaps
 	// Doc is a one-line description.
 	Doc string
 }
+
+// AggCaps are the capabilities of an aggregate function (Function.Agg), a
+// set of flags. An aggregate call's partial state holds its accumulator
+// (gen/aggfields.go) and, with DISTINCT, the set of values seen.
+type AggCaps uint8
+
+// Aggregate capabilities.
+const (
+	// AggMergeable aggregates have partial states that merge into the
+	// state of all their rows (gen's aggMerge): the aggregation runs on
+	// several workers, and a streaming window aggregation keeps it across
+	// micro-batches (FindStateful). Without it an aggregation using it is
+	// computed on one worker and refused over a stream.
+	AggMergeable AggCaps = 1 << iota
+	// AggMergeableDistinct aggregates merge with DISTINCT too, their
+	// distinct values kept in the state (for min and max DISTINCT changes
+	// nothing).
+	AggMergeableDistinct
+	// AggDecomposable aggregates are maintained over appends by a
+	// materialized view's GROUP_AGGREGATE refresh (spec's refreshPlan),
+	// with DISTINCT when also AggMergeableDistinct: the state saved by the
+	// last refresh absorbs the new rows. Without it a view using it is
+	// always recomputed (COMPLETE_RECOMPUTE).
+	AggDecomposable
+)
 
 // MaxArgs returns the most arguments f takes, or -1 when unbounded.
 func (f *Function) MaxArgs() int {

@@ -55,17 +55,6 @@ type Stateful struct {
 	TimeKeyWindow bool
 }
 
-// StatefulAggregates are the aggregate functions a streaming window
-// aggregation maintains across micro-batches: those whose partial states
-// merge. With DISTINCT only count, sum, avg and mean (and min and max,
-// which ignore it) are.
-var StatefulAggregates = map[string]bool{
-	"count": true, "count_if": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true,
-	"first": true, "last": true, "any_value": true, "first_value": true, "last_value": true,
-	"bool_and": true, "every": true, "bool_or": true, "some": true, "any": true,
-	"collect_list": true, "array_agg": true, "collect_set": true,
-}
-
 // statefulOpAt is a stateful operator over a stream and the plan node
 // directly above it (nil at the top).
 type statefulOpAt struct {
@@ -162,7 +151,9 @@ func FindStateful(p Plan, inView func(Plan) bool) (*Stateful, *Error) {
 				"GROUPING SETS, ROLLUP and CUBE are not supported over a stream")
 		}
 		for _, a := range op.Aggs {
-			if !StatefulAggregates[a.Func] || a.Distinct && !map[string]bool{"count": true, "sum": true, "avg": true, "mean": true, "min": true, "max": true}[a.Func] {
+			// The state keeps partial states, which later micro-batches
+			// merge into: the row's AggMergeable (AggMergeableDistinct).
+			if !a.Mergeable() {
 				name := a.Func
 				if a.Distinct {
 					name += "(DISTINCT ...)"
