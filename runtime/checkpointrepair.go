@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -349,7 +350,7 @@ func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint, id s
 	}
 	msg := fmt.Sprintf("The checkpoint of flow %s was rebuilt from table %s's log (%s): micro-batches 0 to %d, %d files; no file is read twice.",
 		f.Name, h.name, why, cp.committed, files)
-	u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name}, Message: msg,
+	u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name}, Message: msg,
 		Details: map[string]any{"checkpoint_rebuilt": map[string]any{"reason": why, "last_batch": cp.committed, "files": files}}})
 	fmt.Fprintf(u.stderr, "flow %s: checkpoint rebuilt from %s's log (%s)\n", f.Name, h.name, why)
 	return nil

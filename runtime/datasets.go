@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -49,7 +50,7 @@ func (u *update) reconcileDatasets() error {
 		}
 		old := rec[name]
 		if old == nil && !first {
-			u.log.emit(event{Type: "dataset_definition", Origin: origin{Dataset: name},
+			u.log.Emit(eventlog.Event{Type: "dataset_definition", Origin: eventlog.Origin{Dataset: name},
 				Message: fmt.Sprintf("Dataset %s is new in the pipeline: its table is created and backfilled from all available input.", name),
 				Details: map[string]any{"dataset_definition": map[string]any{"change": "ADDED"}}})
 		}
@@ -67,7 +68,7 @@ func (u *update) reconcileDatasets() error {
 		}
 		now := time.Now().UTC()
 		r.Removed = &now
-		u.log.emit(event{Type: "dataset_definition", Level: "WARN", Origin: origin{Dataset: name},
+		u.log.Emit(eventlog.Event{Type: "dataset_definition", Level: "WARN", Origin: eventlog.Origin{Dataset: name},
 			Message: fmt.Sprintf("Dataset %s is no longer defined in the pipeline (removed or renamed): its table at %s and the checkpoints of its flows (%v) are left as they are; drop them by hand when they are no longer needed.",
 				name, r.Path, r.Flows),
 			Details: map[string]any{"dataset_definition": map[string]any{"change": "REMOVED", "location": r.Path, "flows": r.Flows}}})

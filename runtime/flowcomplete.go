@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
@@ -43,7 +44,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		}
 		// A damaged record of the last refresh: recompute, as when
 		// none is recorded (the view is replaced whole).
-		u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name},
+		u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.name)})
 		state = mvState{}
 	}
@@ -279,7 +280,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 
 // planning reports the refresh technique of a materialized view.
 func (u *update) planning(f *Flow, technique, reason string) {
-	u.log.emit(event{Type: "planning_information", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	u.log.Emit(eventlog.Event{Type: "planning_information", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Flow %s is refreshed with %s: %s.", f.Name, technique, reason),
 		Details: map[string]any{"planning_information": map[string]any{
 			"technique_information": []map[string]any{{

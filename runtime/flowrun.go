@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -266,7 +267,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 		if err := h.truncate(u.dataset(name).tableDesc()); err != nil {
 			return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 		}
-		u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
+		u.log.Emit(eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Dataset: name},
 			Message: fmt.Sprintf("Table %s was reset for a full refresh.", name)})
 		faultPoint("mid-full-refresh")
 	}
@@ -304,19 +305,19 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 			fp["data_quality"] = map[string]any{"dropped_records": res.droppedRows, "expectations": res.expectations}
 		}
 	}
-	ev := event{Type: "flow_progress", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	ev := eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Flow '%s' is %s.", f.Name, status),
 		Details: map[string]any{"flow_progress": fp}}
 	if err != nil {
 		ev.Level = "ERROR"
-		ev.Error = errorDetails(err)
+		ev.Error = eventlog.ErrorOf(err)
 		if status == statusSkipped {
 			ev.Level = "WARN"
 			ev.Message = fmt.Sprintf("Flow '%s' is SKIPPED: %v.", f.Name, err)
 			ev.Error = nil
 		}
 	}
-	u.log.emit(ev)
+	u.log.Emit(ev)
 }
 
 // defineGraph reports every dataset and flow definition at the start of
@@ -325,7 +326,7 @@ func (u *update) defineGraph() {
 	for _, d := range u.p.Datasets {
 		td := d.tableDesc()
 		h := u.handles[td.name]
-		u.log.emit(event{Type: "dataset_definition", Origin: origin{Dataset: td.name},
+		u.log.Emit(eventlog.Event{Type: "dataset_definition", Origin: eventlog.Origin{Dataset: td.name},
 			Message: fmt.Sprintf("Dataset %s is defined as a %s.", td.name, strings.ReplaceAll(string(td.kind), "_", " ")),
 			Details: map[string]any{"dataset_definition": map[string]any{
 				"dataset_type": strings.ToUpper(string(td.kind)), "location": h.path,
@@ -337,7 +338,7 @@ func (u *update) defineGraph() {
 		for _, in := range f.Inputs {
 			inputs = append(inputs, in.Relation.relationName())
 		}
-		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 			Message: fmt.Sprintf("Flow '%s' is defined as %s.", f.Name, f.Kind),
 			Details: map[string]any{"flow_definition": map[string]any{
 				"output_dataset": f.Target.DatasetName(), "input_datasets": inputs, "flow_type": f.Kind.flowType(),

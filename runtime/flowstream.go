@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/source"
 )
 
@@ -75,7 +76,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		}
 	}
 	if cp.meta.Definition != f.Definition {
-		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
+		u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
 	}
 	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition || cp.meta.StateShape != meta.StateShape || !slices.Equal(cp.meta.StateTypes, meta.StateTypes) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 )
 
 // Table properties that record which pipeline manages a table, as on
@@ -114,10 +115,10 @@ func (u *update) claimTables(plan *flowPlan) error {
 			if err := h.adopt(); err != nil {
 				return err
 			}
-			u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
+			u.log.Emit(eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Dataset: name},
 				Message: fmt.Sprintf("Table %s had no %s: pipeline %s (id %s) now manages it.", name, PipelineIDProperty, u.p.Name, u.identity.ID)})
 		case slices.Contains(plan.reset, name):
-			u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Dataset: name},
+			u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Dataset: name},
 				Message: fmt.Sprintf("Table %s was managed by pipeline %s; this full refresh takes it over for pipeline %s (id %s).", name, describeOwner(id, owner), u.p.Name, u.identity.ID)})
 		default:
 			names = append(names, name)
