@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -34,7 +35,7 @@ type datasetRecord struct {
 func (u *update) reconcileDatasets() error {
 	path := u.storagePath("datasets.json")
 	rec := map[string]*datasetRecord{}
-	if err := readJSON(path, &rec); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := checkpoint.ReadJSON(path, &rec); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	first := len(rec) == 0
@@ -73,7 +74,7 @@ func (u *update) reconcileDatasets() error {
 				name, r.Path, r.Flows),
 			Details: map[string]any{"dataset_definition": map[string]any{"change": "REMOVED", "location": r.Path, "flows": r.Flows}}})
 	}
-	return writeFileAtomic(path, mustJSON(rec))
+	return checkpoint.WriteJSON(path, rec)
 }
 
 // CheckSchemaChange says how a table whose schema was have takes rows of

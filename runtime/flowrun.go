@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
@@ -232,7 +233,7 @@ func expectationNames(d Dataset) []string { return d.tableDesc().expectations }
 func (u *update) fullRefresh(tables []string) ([]string, error) {
 	intent := u.storagePath("full_refresh.json")
 	var pending []string
-	if err := readJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := checkpoint.ReadJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	// A table of an interrupted full refresh that the spec no longer
@@ -244,7 +245,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 	if len(tables) == 0 {
 		return nil, nil
 	}
-	if err := writeFileAtomic(intent, mustJSON(tables)); err != nil {
+	if err := checkpoint.WriteJSON(intent, tables); err != nil {
 		return nil, err
 	}
 	u.progress("RESETTING")

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/storage"
 
@@ -155,11 +156,11 @@ func (u *update) waitingFiles(name string) (string, error) {
 			continue
 		}
 		readers++
-		cp, err := loadCheckpoint(u.checkpointDir(f), checkpointMeta{Flow: f.Name, Inputs: inputs})
+		cp, err := checkpoint.Load(u.checkpointDir(f), checkpoint.Meta{Flow: f.Name, Inputs: inputs})
 		if err != nil {
 			return "", err
 		}
-		pending, err := u.pendingFiles(name, cp.seen[name], true)
+		pending, err := u.pendingFiles(name, cp.Seen[name], true)
 		if err != nil {
 			return "", err
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/eventlog"
 )
@@ -42,7 +43,7 @@ type pipelineIdentity struct {
 func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
 	path := filepath.Join(storage, "pipeline.json")
 	var id pipelineIdentity
-	err := readJSON(path, &id)
+	err := checkpoint.ReadJSON(path, &id)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		id = pipelineIdentity{ID: newID(), Name: name, Created: time.Now().UTC()}
@@ -55,7 +56,7 @@ func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
 	default:
 		id.Name = name
 	}
-	if err := writeFileAtomic(path, mustJSON(id)); err != nil {
+	if err := checkpoint.WriteJSON(path, id); err != nil {
 		return id, fmt.Errorf("pipeline identity: %w", err)
 	}
 	return id, nil

@@ -1,4 +1,4 @@
-package runtime
+package checkpoint
 
 import (
 	"fmt"
@@ -10,17 +10,17 @@ import (
 	"testing"
 )
 
-func offsetsOf(batch int64, input string, paths ...string) *batchOffsets {
-	var files []seenFile
+func offsetsOf(batch int64, input string, paths ...string) *Offsets {
+	var files []File
 	for _, p := range paths {
-		files = append(files, seenFile{Path: p, Size: 1})
+		files = append(files, File{Path: p, Size: 1})
 	}
-	return &batchOffsets{Batch: batch, Inputs: map[string]inputOffset{input: {Files: files}}}
+	return &Offsets{Batch: batch, Inputs: map[string]Input{input: {Files: files}}}
 }
 
-func seenPaths(cp *checkpoint, input string) []string {
+func seenPaths(cp *Stream, input string) []string {
 	var out []string
-	for p := range cp.seen[input] {
+	for p := range cp.Seen[input] {
 		out = append(out, p)
 	}
 	sort.Strings(out)
@@ -31,69 +31,69 @@ func seenPaths(cp *checkpoint, input string) []string {
 // crash between writing offsets and committing, and compaction.
 func TestCheckpointRecovery(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "flow")
-	meta := checkpointMeta{Flow: "f", Definition: "d1", Inputs: []string{"src"}}
-	cp, err := loadCheckpoint(dir, meta)
+	meta := Meta{ID: "id-1", Flow: "f", Definition: "d1", Inputs: []string{"src"}}
+	cp, err := Load(dir, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !cp.created {
+	if !cp.Created {
 		t.Error("a new checkpoint is not marked created")
 	}
-	if err := cp.saveMeta(); err != nil {
+	if err := cp.SaveMeta(); err != nil {
 		t.Fatal(err)
 	}
-	if cp.committed != -1 || cp.pending != nil || cp.meta.ID == "" {
-		t.Fatalf("new checkpoint: committed %d pending %v id %q", cp.committed, cp.pending, cp.meta.ID)
+	if cp.Committed != -1 || cp.Pending != nil || cp.Meta.ID == "" {
+		t.Fatalf("new checkpoint: committed %d pending %v id %q", cp.Committed, cp.Pending, cp.Meta.ID)
 	}
-	id := cp.meta.ID
+	id := cp.Meta.ID
 	b0 := offsetsOf(0, "src", "file:/a", "file:/b")
-	if err := cp.writeOffsets(b0); err != nil {
+	if err := cp.WriteOffsets(b0); err != nil {
 		t.Fatal(err)
 	}
-	if err := cp.commit(b0); err != nil {
+	if err := cp.Commit(b0); err != nil {
 		t.Fatal(err)
 	}
 	// Batch 1's offsets are written, then the process dies.
 	b1 := offsetsOf(1, "src", "file:/c")
-	if err := cp.writeOffsets(b1); err != nil {
+	if err := cp.WriteOffsets(b1); err != nil {
 		t.Fatal(err)
 	}
-	cp, err = loadCheckpoint(dir, meta)
+	cp, err = Load(dir, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cp.meta.ID != id {
-		t.Errorf("reloaded id %q, want %q", cp.meta.ID, id)
+	if cp.Meta.ID != id {
+		t.Errorf("reloaded id %q, want %q", cp.Meta.ID, id)
 	}
-	if cp.committed != 0 {
-		t.Errorf("committed %d, want 0", cp.committed)
+	if cp.Committed != 0 {
+		t.Errorf("committed %d, want 0", cp.Committed)
 	}
-	if cp.pending == nil || cp.pending.Batch != 1 || cp.pending.Inputs["src"].Files[0].Path != "file:/c" {
-		t.Fatalf("pending batch = %+v, want batch 1 with file:/c", cp.pending)
+	if cp.Pending == nil || cp.Pending.Batch != 1 || cp.Pending.Inputs["src"].Files[0].Path != "file:/c" {
+		t.Fatalf("pending batch = %+v, want batch 1 with file:/c", cp.Pending)
 	}
 	if got := seenPaths(cp, "src"); !slices.Equal(got, []string{"file:/a", "file:/b"}) {
 		t.Errorf("seen %v: a pending batch's files are not seen yet", got)
 	}
 	// Commit it and many more, crossing compactions.
-	if err := cp.commit(cp.pending); err != nil {
+	if err := cp.Commit(cp.Pending); err != nil {
 		t.Fatal(err)
 	}
 	for n := int64(2); n < 35; n++ {
 		b := offsetsOf(n, "src", "file:/f"+string(rune('a'+n%26))+string(rune('0'+n/26)))
-		if err := cp.writeOffsets(b); err != nil {
+		if err := cp.WriteOffsets(b); err != nil {
 			t.Fatal(err)
 		}
-		if err := cp.commit(b); err != nil {
+		if err := cp.Commit(b); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := seenPaths(cp, "src")
-	cp, err = loadCheckpoint(dir, meta)
+	cp, err = Load(dir, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cp.committed != 34 {
-		t.Errorf("committed %d, want 34", cp.committed)
+	if cp.Committed != 34 {
+		t.Errorf("committed %d, want 34", cp.Committed)
 	}
 	if got := seenPaths(cp, "src"); !slices.Equal(got, want) {
 		t.Errorf("after compaction seen %d files, want %d", len(got), len(want))
@@ -117,30 +117,30 @@ func TestCheckpointRecovery(t *testing.T) {
 // back; a damaged line file is an error naming the file and line.
 func TestCheckpointCompactForms(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "flow")
-	meta := checkpointMeta{Flow: "f", Inputs: []string{"src", "up"}}
-	if cp, err := loadCheckpoint(dir, meta); err != nil || cp.saveMeta() != nil {
+	meta := Meta{ID: "id-1", Flow: "f", Inputs: []string{"src", "up"}}
+	if cp, err := Load(dir, meta); err != nil || cp.SaveMeta() != nil {
 		t.Fatal(err)
 	}
 	old := compactRecord{Seen: map[string][]string{"src": {"file:/l/a.csv", "file:/l/b%20c.csv"}}, Versions: map[string]int64{"up": 7}}
 	for _, f := range []string{"compact/9.json", "commits/9.json"} {
-		if err := writeFileAtomic(filepath.Join(dir, f), mustJSON(old)); err != nil {
+		if err := WriteJSON(filepath.Join(dir, f), old); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cp, err := loadCheckpoint(dir, meta)
+	cp, err := Load(dir, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := seenPaths(cp, "src"); cp.committed != 9 || !slices.Equal(got, old.Seen["src"]) || cp.versions["up"] != 7 {
-		t.Fatalf("from the JSON record: committed %d, seen %v, versions %v", cp.committed, got, cp.versions)
+	if got := seenPaths(cp, "src"); cp.Committed != 9 || !slices.Equal(got, old.Seen["src"]) || cp.Versions["up"] != 7 {
+		t.Fatalf("from the JSON record: committed %d, seen %v, versions %v", cp.Committed, got, cp.Versions)
 	}
 	for n := int64(10); n < 20; n++ {
 		b := offsetsOf(n, "src", fmt.Sprintf("file:/l/n%d.csv", n))
-		b.Inputs["up"] = inputOffset{Versions: &versionRange{From: 7 + n - 10, To: 8 + n - 10}}
-		if err := cp.writeOffsets(b); err != nil {
+		b.Inputs["up"] = Input{Versions: &VersionRange{From: 7 + n - 10, To: 8 + n - 10}}
+		if err := cp.WriteOffsets(b); err != nil {
 			t.Fatal(err)
 		}
-		if err := cp.commit(b); err != nil {
+		if err := cp.Commit(b); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -149,12 +149,12 @@ func TestCheckpointCompactForms(t *testing.T) {
 	if err != nil || len(compacts) != 1 || compacts[0].path != filepath.Join(dir, "compact", "19"+seenExt) {
 		t.Fatalf("compactions after batch 19: %v, %v; want compact/19.seen alone", compacts, err)
 	}
-	cp, err = loadCheckpoint(dir, meta)
+	cp, err = Load(dir, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := seenPaths(cp, "src"); len(got) != 12 || !slices.Equal(got, want) || cp.versions["up"] != 17 {
-		t.Errorf("from the line record: seen %v, versions %v; want %v and up at 17", got, cp.versions, want)
+	if got := seenPaths(cp, "src"); len(got) != 12 || !slices.Equal(got, want) || cp.Versions["up"] != 17 {
+		t.Errorf("from the line record: seen %v, versions %v; want %v and up at 17", got, cp.Versions, want)
 	}
 	data, err := os.ReadFile(compacts[0].path)
 	if err != nil {
@@ -170,39 +170,39 @@ func TestCheckpointCompactForms(t *testing.T) {
 		if err := os.WriteFile(compacts[0].path, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cp, err := loadCheckpoint(dir, meta)
+		cp, err := Load(dir, meta)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if damage := strings.Join(cp.damage, "; "); !strings.Contains(damage, tc.want) {
+		if damage := strings.Join(cp.Damage, "; "); !strings.Contains(damage, tc.want) {
 			t.Errorf("damaged record: damage %q, want one with %q", damage, tc.want)
 		}
-		if len(cp.seen["src"]) != 0 {
-			t.Errorf("damaged record: %d files seen, want none from a damaged record", len(cp.seen["src"]))
+		if len(cp.Seen["src"]) != 0 {
+			t.Errorf("damaged record: %d files seen, want none from a damaged record", len(cp.Seen["src"]))
 		}
 	}
 }
 
 func TestCheckpointTableVersions(t *testing.T) {
 	dir := t.TempDir()
-	cp, err := loadCheckpoint(dir, checkpointMeta{Flow: "f", Inputs: []string{"up"}})
-	if err != nil || cp.saveMeta() != nil {
+	cp, err := Load(dir, Meta{ID: "id-1", Flow: "f", Inputs: []string{"up"}})
+	if err != nil || cp.SaveMeta() != nil {
 		t.Fatal(err)
 	}
-	for i, r := range []versionRange{{From: -1, To: 0}, {From: 0, To: 3}} {
-		b := &batchOffsets{Batch: int64(i), Inputs: map[string]inputOffset{"up": {Versions: &r}}}
-		if err := cp.writeOffsets(b); err != nil {
+	for i, r := range []VersionRange{{From: -1, To: 0}, {From: 0, To: 3}} {
+		b := &Offsets{Batch: int64(i), Inputs: map[string]Input{"up": {Versions: &r}}}
+		if err := cp.WriteOffsets(b); err != nil {
 			t.Fatal(err)
 		}
-		if err := cp.commit(b); err != nil {
+		if err := cp.Commit(b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cp, err = loadCheckpoint(dir, checkpointMeta{Flow: "f", Inputs: []string{"up"}})
+	cp, err = Load(dir, Meta{ID: "id-1", Flow: "f", Inputs: []string{"up"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, ok := cp.versions["up"]; !ok || v != 3 {
+	if v, ok := cp.Versions["up"]; !ok || v != 3 {
 		t.Errorf("last read version of up = %d, %v; want 3", v, ok)
 	}
 }
@@ -212,26 +212,26 @@ func TestCheckpointTableVersions(t *testing.T) {
 // a long-lived file source reads (make soak).
 func BenchmarkLoadCheckpoint10k(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "flow")
-	meta := checkpointMeta{Flow: "f", Inputs: []string{"src"}}
-	cp, err := loadCheckpoint(dir, meta)
-	if err != nil || cp.saveMeta() != nil {
+	meta := Meta{ID: "id-1", Flow: "f", Inputs: []string{"src"}}
+	cp, err := Load(dir, meta)
+	if err != nil || cp.SaveMeta() != nil {
 		b.Fatal(err)
 	}
 	for n := range int64(10000) {
 		b := offsetsOf(n, "src", fmt.Sprintf("file:/data/landing/retail/day-%05d.csv", n))
 		cp.apply(b)
 	}
-	cp.committed = 9999
+	cp.Committed = 9999
 	if err := cp.compact(); err != nil {
 		b.Fatal(err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "commits", batchName(9999)), []byte("{}\n")); err != nil {
+	if err := WriteJSON(filepath.Join(dir, "commits", batchName(9999)), struct{}{}); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		cp, err := loadCheckpoint(dir, meta)
-		if err != nil || len(cp.seen["src"]) != 10000 {
+		cp, err := Load(dir, meta)
+		if err != nil || len(cp.Seen["src"]) != 10000 {
 			b.Fatal(err)
 		}
 	}
