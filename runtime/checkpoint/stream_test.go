@@ -236,3 +236,44 @@ func BenchmarkLoadCheckpoint10k(b *testing.B) {
 		}
 	}
 }
+
+// TestCheckpointRebuild replaces a damaged checkpoint by what the records
+// of the table's commits say: the reloaded checkpoint is the rebuilt one,
+// and the batches the records do not name are gone.
+func TestCheckpointRebuild(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "flow")
+	meta := Meta{ID: "id-1", Flow: "f", Inputs: []string{"src"}}
+	cp, err := Load(dir, meta)
+	if err != nil || cp.SaveMeta() != nil {
+		t.Fatal(err)
+	}
+	for n := int64(0); n < 5; n++ {
+		b := offsetsOf(n, "src", fmt.Sprintf("file:/l/old%d.csv", n))
+		if err := cp.WriteOffsets(b); err != nil {
+			t.Fatal(err)
+		}
+		if err := cp.Commit(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs := map[int64]*CommitRecord{}
+	for n := int64(0); n < 3; n++ {
+		recs[n] = &CommitRecord{Flow: "f", QueryID: "id-2", Batch: n, Inputs: offsetsOf(n, "src", fmt.Sprintf("file:/l/new%d.csv", n)).Inputs}
+	}
+	files, err := cp.Rebuild("id-2", recs)
+	if err != nil || files != 3 {
+		t.Fatalf("Rebuild = %d, %v; want 3 files", files, err)
+	}
+	cp, err = Load(dir, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"file:/l/new0.csv", "file:/l/new1.csv", "file:/l/new2.csv"}
+	if got := seenPaths(cp, "src"); cp.Meta.ID != "id-2" || cp.Committed != 2 || cp.Created || len(cp.Damage) > 0 || !slices.Equal(got, want) {
+		t.Errorf("rebuilt checkpoint: id %q, committed %d, created %v, damage %v, seen %v; want id-2, 2, false, none, %v",
+			cp.Meta.ID, cp.Committed, cp.Created, cp.Damage, got, want)
+	}
+	if offsets, _ := batchNumbers(filepath.Join(dir, "offsets"), ".json"); len(offsets) != 0 {
+		t.Errorf("offsets %v left after a rebuild, want none", offsets)
+	}
+}
