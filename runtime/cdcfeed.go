@@ -6,6 +6,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -53,7 +54,7 @@ func (c *ChangeFeed[T]) relationName() string { return c.Table.DatasetName() }
 
 func (c *ChangeFeed[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker, []T) error) error {
 	name := c.relationName()
-	var vr versionRange
+	var vr checkpoint.VersionRange
 	ok := false
 	if ctx.batch != nil {
 		vr, ok = ctx.batch.feeds[name]

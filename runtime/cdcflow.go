@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/source"
@@ -364,7 +365,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 // runChangeBatch runs one micro-batch of an AUTO CDC flow: the flow's
 // function collects the changes, then they are merged into the target and
 // committed with the flow's txn (see cdcStore.apply).
-func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
+func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
 	plan, err := u.resolveBatch(f, cp, off)
 	if err != nil {
 		return notAppendReader(err, f, h)
@@ -384,12 +385,12 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint, off *ba
 		keys[i] = b.spec.data[k].Name
 	}
 	out, err := st.apply(b.changes, b.trunc, flowTxn(f, cp, off), map[string]any{
-		"predicate": "AUTO CDC KEYS (" + strings.Join(keys, ", ") + ")", "flow": f.Name, "queryId": cp.meta.ID, "epochId": off.Batch,
+		"predicate": "AUTO CDC KEYS (" + strings.Join(keys, ", ") + ")", "flow": f.Name, "queryId": cp.Meta.ID, "epochId": off.Batch,
 	})
 	if err != nil {
 		return err
 	}
-	if err := cp.commit(off); err != nil {
+	if err := cp.Commit(off); err != nil {
 		return fmt.Errorf("checkpoint of flow %s: %w", f.Name, err)
 	}
 	for i := range b.counts {

@@ -5,21 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
-	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 )
 
 // A streaming flow's progress is kept twice: in its checkpoint folder and
 // in its target table. Every micro-batch's commit carries the Delta txn
 // action {appId: flow id, version: batch id} and, in
 // commitInfo.pipegenProgress, the record of what the batch read (the
-// flowCommitRecord: the flow's name and id, the batch, the files of each
+// checkpoint.CommitRecord: the flow's name and id, the batch, the files of each
 // file source with their size and modification time, the table versions
 // of each table input). Before a flow runs, its checkpoint is checked
 // against the table (verifyCheckpoint): a checkpoint that is lost, cut
@@ -30,14 +29,6 @@ import (
 // the update stops before it writes, naming the flow and the full refresh
 // that resets it.
 
-// flowCommitRecord is commitInfo.pipegenProgress of a flow's commit.
-type flowCommitRecord struct {
-	Flow    string                 `json:"flow"`
-	QueryID string                 `json:"queryId"`
-	Batch   int64                  `json:"batchId"`
-	Inputs  map[string]inputOffset `json:"inputs,omitempty"`
-}
-
 func mustJSONCompact(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -47,16 +38,16 @@ func mustJSONCompact(v any) []byte {
 }
 
 // flowTxn is the txn of micro-batch off of the flow of cp, with its record.
-func flowTxn(f *Flow, cp *checkpoint, off *batchOffsets) *txnAction {
-	return &txnAction{AppID: cp.meta.ID, Version: off.Batch,
-		Progress: &flowCommitRecord{Flow: f.Name, QueryID: cp.meta.ID, Batch: off.Batch, Inputs: off.Inputs}}
+func flowTxn(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets) *txnAction {
+	return &txnAction{AppID: cp.Meta.ID, Version: off.Batch,
+		Progress: &checkpoint.CommitRecord{Flow: f.Name, QueryID: cp.Meta.ID, Batch: off.Batch, Inputs: off.Inputs}}
 }
 
 // verifyCheckpoint checks the checkpoint of streaming flow f against its
 // target table h and rebuilds it from the table's log when it is lost,
 // damaged or behind the table. It returns an error, before anything is
 // written to the table, when neither holds.
-func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint) error {
+func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream) error {
 	s, err := h.meta()
 	if err != nil {
 		return err
@@ -67,12 +58,12 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint) error
 			fmt.Sprintf(format, args...), h.name, h.name)
 	}
 	if s == nil {
-		if cp.committed >= 0 {
-			return refuse("its checkpoint records micro-batches 0 to %d but table %s does not exist (deleted?)", cp.committed, h.name)
+		if cp.Committed >= 0 {
+			return refuse("its checkpoint records micro-batches 0 to %d but table %s does not exist (deleted?)", cp.Committed, h.name)
 		}
 		return nil
 	}
-	if cp.created {
+	if cp.Created {
 		// A new flow, or a checkpoint whose metadata was lost: the
 		// table's log says which.
 		recs, id, err := flowCommits(h, f.Name, "", -1)
@@ -92,35 +83,35 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint) error
 			return nil // a new flow: nothing of it is in the table
 		}
 		why := "metadata.json is missing"
-		if len(cp.damage) > 0 {
-			why = strings.Join(cp.damage, "; ")
+		if len(cp.Damage) > 0 {
+			why = strings.Join(cp.Damage, "; ")
 		}
 		return u.rebuildCheckpoint(f, h, cp, id, recs, why)
 	}
-	tableV, ok := s.TxnVersion(cp.meta.ID)
+	tableV, ok := s.TxnVersion(cp.Meta.ID)
 	if !ok {
 		tableV = -1
 	}
-	if tableV < cp.committed {
+	if tableV < cp.Committed {
 		return refuse("its checkpoint records micro-batches 0 to %d but table %s holds only %s (the table was restored from an older copy, or the checkpoint belongs to another table)",
-			cp.committed, h.name, batchesUpTo(tableV))
+			cp.Committed, h.name, batchesUpTo(tableV))
 	}
-	why := strings.Join(cp.damage, "; ")
-	crashAfterCommit := tableV == cp.committed+1 && cp.pending != nil && cp.pending.Batch == tableV
-	if tableV > cp.committed && !crashAfterCommit {
+	why := strings.Join(cp.Damage, "; ")
+	crashAfterCommit := tableV == cp.Committed+1 && cp.Pending != nil && cp.Pending.Batch == tableV
+	if tableV > cp.Committed && !crashAfterCommit {
 		if why != "" {
 			why += "; "
 		}
-		why += fmt.Sprintf("commits/ records micro-batches up to %d but table %s holds %s", cp.committed, h.name, batchesUpTo(tableV))
+		why += fmt.Sprintf("commits/ records micro-batches up to %d but table %s holds %s", cp.Committed, h.name, batchesUpTo(tableV))
 	}
 	if why == "" {
 		return nil
 	}
-	recs, _, err := flowCommits(h, f.Name, cp.meta.ID, tableV)
+	recs, _, err := flowCommits(h, f.Name, cp.Meta.ID, tableV)
 	if err != nil {
 		return refuse("its checkpoint is damaged (%s) and %v", why, err)
 	}
-	return u.rebuildCheckpoint(f, h, cp, cp.meta.ID, recs, why)
+	return u.rebuildCheckpoint(f, h, cp, cp.Meta.ID, recs, why)
 }
 
 func batchesUpTo(v int64) string {
@@ -136,8 +127,8 @@ func batchesUpTo(v int64) string {
 // reset (a full refresh), which it returns ("" when there is none). last
 // is the flow's last batch in the table when known (-1 otherwise). It
 // fails when a commit the rebuild needs was cleaned up or has no record.
-func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*flowCommitRecord, string, error) {
-	recs := map[int64]*flowCommitRecord{}
+func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*checkpoint.CommitRecord, string, error) {
+	recs := map[int64]*checkpoint.CommitRecord{}
 	if id != "" && last < 0 {
 		return recs, id, nil // the table holds no batch of the query
 	}
@@ -178,9 +169,9 @@ func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*flowCo
 				txn = a.Txn
 			}
 		}
-		var rec *flowCommitRecord
+		var rec *checkpoint.CommitRecord
 		if info != nil && len(info.Progress) > 0 {
-			var r flowCommitRecord
+			var r checkpoint.CommitRecord
 			if json.Unmarshal(info.Progress, &r) == nil && r.Flow == flow {
 				rec = &r
 			}
@@ -227,36 +218,17 @@ func (u *update) retiredPath() string { return u.storagePath("checkpoints", "_re
 // retireCheckpoint adds the ids of f's checkpoint to the retired list,
 // before a full refresh removes it.
 func (u *update) retireCheckpoint(f *Flow) error {
-	ids := checkpointIDs(u.checkpointDir(f))
+	ids := checkpoint.IDs(u.checkpointDir(f))
 	if len(ids) == 0 {
 		return nil
 	}
 	var retired []string
-	if err := readJSON(u.retiredPath(), &retired); err != nil && !errors.Is(err, fs.ErrNotExist) && !isCorrupt(err) {
+	if err := checkpoint.ReadJSON(u.retiredPath(), &retired); err != nil && !errors.Is(err, fs.ErrNotExist) && !checkpoint.IsCorrupt(err) {
 		return err
 	}
 	retired = append(retired, ids...)
 	sort.Strings(retired)
-	return writeFileAtomic(u.retiredPath(), mustJSON(slices.Compact(retired)))
-}
-
-// checkpointIDs returns the application ids a flow's checkpoint folder
-// holds (metadata.json, once.json, refresh.json).
-func checkpointIDs(dir string) []string {
-	var ids []string
-	var meta checkpointMeta
-	if readJSON(filepath.Join(dir, "metadata.json"), &meta) == nil && meta.ID != "" {
-		ids = append(ids, meta.ID)
-	}
-	var once onceState
-	if readJSON(filepath.Join(dir, "once.json"), &once) == nil && once.FlowID != "" {
-		ids = append(ids, once.FlowID)
-	}
-	var mv mvState
-	if readJSON(filepath.Join(dir, "refresh.json"), &mv) == nil && mv.FlowID != "" {
-		ids = append(ids, mv.FlowID)
-	}
-	return ids
+	return checkpoint.WriteJSON(u.retiredPath(), slices.Compact(retired))
 }
 
 // unclaimedTxns returns the application ids of s's txn actions that no
@@ -265,13 +237,13 @@ func checkpointIDs(dir string) []string {
 func (u *update) unclaimedTxns(h *tableHandle, s *delta.Snapshot) []string {
 	claimed := map[string]bool{}
 	var retired []string
-	readJSON(u.retiredPath(), &retired)
+	checkpoint.ReadJSON(u.retiredPath(), &retired)
 	for _, id := range retired {
 		claimed[id] = true
 	}
 	for _, f := range u.p.Flows {
 		if f.Target.DatasetName() == h.name {
-			for _, id := range checkpointIDs(u.checkpointDir(f)) {
+			for _, id := range checkpoint.IDs(u.checkpointDir(f)) {
 				claimed[id] = true
 			}
 		}
@@ -293,64 +265,17 @@ func isReset(info *delta.CommitInfo) bool {
 }
 
 // rebuildCheckpoint replaces the checkpoint of f with what the records of
-// its commits say, keeping the flow's id: the files read by micro-batches
-// 0 to the last in the table, and the table versions read.
-func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint, id string, recs map[int64]*flowCommitRecord, why string) error {
-	batches := make([]int64, 0, len(recs))
-	for b := range recs {
-		batches = append(batches, b)
-	}
-	sort.Slice(batches, func(i, j int) bool { return batches[i] < batches[j] })
-	cp.meta.ID = id
-	cp.seen, cp.versions = map[string]seenSet{}, map[string]int64{}
-	cp.committed, cp.pending, cp.damage, cp.created = -1, nil, nil, false
-	files := 0
-	for _, b := range batches {
-		r := recs[b]
-		cp.apply(&batchOffsets{Batch: b, Inputs: r.Inputs})
-		cp.committed = b
-		for _, in := range r.Inputs {
-			files += len(in.Files)
-		}
-	}
-	// The rebuilt record replaces what is left: metadata, a compaction
-	// through the last batch, its commit mark; offsets and marks of later
-	// batches (never committed) are dropped, so the next batch is
-	// planned afresh.
-	if err := cp.saveMeta(); err != nil {
-		return err
-	}
-	for _, sub := range []string{"offsets", "commits"} {
-		nums, err := batchNumbers(filepath.Join(cp.dir, sub), ".json")
-		if err != nil {
-			return err
-		}
-		for _, n := range nums {
-			if n > cp.committed || sub == "offsets" {
-				storage.Remove(filepath.Join(cp.dir, sub, batchName(n)))
-			}
-		}
-	}
-	compacts, err := compactions(cp.dir)
+// its commits say, keeping the flow's id (checkpoint.Stream.Rebuild), and
+// reports it.
+func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream, id string, recs map[int64]*checkpoint.CommitRecord, why string) error {
+	files, err := cp.Rebuild(id, recs)
 	if err != nil {
 		return err
 	}
-	for _, c := range compacts {
-		storage.Remove(c.path)
-	}
-	if cp.committed >= 0 {
-		if err := cp.writeCompact(filepath.Join(cp.dir, "compact", strconv.FormatInt(cp.committed, 10)+seenExt)); err != nil {
-			return err
-		}
-		rec := map[string]any{"batchId": cp.committed, "rebuilt": true}
-		if err := writeFileAtomic(filepath.Join(cp.dir, "commits", batchName(cp.committed)), mustJSON(rec)); err != nil {
-			return err
-		}
-	}
 	msg := fmt.Sprintf("The checkpoint of flow %s was rebuilt from table %s's log (%s): micro-batches 0 to %d, %d files; no file is read twice.",
-		f.Name, h.name, why, cp.committed, files)
-	u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name}, Message: msg,
-		Details: map[string]any{"checkpoint_rebuilt": map[string]any{"reason": why, "last_batch": cp.committed, "files": files}}})
+		f.Name, h.name, why, cp.Committed, files)
+	u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name}, Message: msg,
+		Details: map[string]any{"checkpoint_rebuilt": map[string]any{"reason": why, "last_batch": cp.Committed, "files": files}}})
 	fmt.Fprintf(u.stderr, "flow %s: checkpoint rebuilt from %s's log (%s)\n", f.Name, h.name, why)
 	return nil
 }

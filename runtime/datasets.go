@@ -7,7 +7,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -33,7 +35,7 @@ type datasetRecord struct {
 func (u *update) reconcileDatasets() error {
 	path := u.storagePath("datasets.json")
 	rec := map[string]*datasetRecord{}
-	if err := readJSON(path, &rec); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := checkpoint.ReadJSON(path, &rec); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	first := len(rec) == 0
@@ -49,7 +51,7 @@ func (u *update) reconcileDatasets() error {
 		}
 		old := rec[name]
 		if old == nil && !first {
-			u.log.emit(event{Type: "dataset_definition", Origin: origin{Dataset: name},
+			u.log.Emit(eventlog.Event{Type: "dataset_definition", Origin: eventlog.Origin{Dataset: name},
 				Message: fmt.Sprintf("Dataset %s is new in the pipeline: its table is created and backfilled from all available input.", name),
 				Details: map[string]any{"dataset_definition": map[string]any{"change": "ADDED"}}})
 		}
@@ -67,12 +69,12 @@ func (u *update) reconcileDatasets() error {
 		}
 		now := time.Now().UTC()
 		r.Removed = &now
-		u.log.emit(event{Type: "dataset_definition", Level: "WARN", Origin: origin{Dataset: name},
+		u.log.Emit(eventlog.Event{Type: "dataset_definition", Level: "WARN", Origin: eventlog.Origin{Dataset: name},
 			Message: fmt.Sprintf("Dataset %s is no longer defined in the pipeline (removed or renamed): its table at %s and the checkpoints of its flows (%v) are left as they are; drop them by hand when they are no longer needed.",
 				name, r.Path, r.Flows),
 			Details: map[string]any{"dataset_definition": map[string]any{"change": "REMOVED", "location": r.Path, "flows": r.Flows}}})
 	}
-	return writeFileAtomic(path, mustJSON(rec))
+	return checkpoint.WriteJSON(path, rec)
 }
 
 // CheckSchemaChange says how a table whose schema was have takes rows of

@@ -9,26 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
-
-// mvState is what a materialized view's last refresh read, kept in the
-// flow's checkpoint folder: an update whose definition and inputs are the
-// same is a no-op.
-type mvState struct {
-	Definition string `json:"definition"`
-	// Params identifies the parameter values of the refresh: a query that
-	// uses ${param} means something else when the value changes.
-	Params    string            `json:"params,omitempty"`
-	Inputs    map[string]string `json:"inputs"`
-	Refreshes int64             `json:"refreshes"`
-	FlowID    string            `json:"flowId"`
-	// StateFile is the aggregation state saved by the last refresh, for a
-	// GROUP_AGGREGATE refresh (see incremental.go).
-	StateFile string `json:"stateFile,omitempty"`
-}
 
 // runComplete refreshes a materialized view: recompute from snapshots of
 // its inputs and replace the table's contents in one commit, unless
@@ -36,17 +22,17 @@ type mvState struct {
 func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	var res flowResult
 	dir := u.checkpointDir(f)
-	var state mvState
-	statePath := filepath.Join(dir, "refresh.json")
-	if err := readJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		if !isCorrupt(err) {
+	var state checkpoint.Refresh
+	statePath := filepath.Join(dir, checkpoint.RefreshFile)
+	if err := checkpoint.ReadJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if !checkpoint.IsCorrupt(err) {
 			return res, err
 		}
 		// A damaged record of the last refresh: recompute, as when
 		// none is recorded (the view is replaced whole).
-		u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: h.name},
+		u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.name)})
-		state = mvState{}
+		state = checkpoint.Refresh{}
 	}
 	sig, err := u.inputSignature(f)
 	if err != nil {
@@ -138,7 +124,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	old := state.StateFile
 	state.Definition, state.Params, state.Inputs, state.StateFile = f.Definition, u.paramsDigest(), sig, stateFile
 	state.Refreshes++
-	if err := writeFileAtomic(statePath, mustJSON(state)); err != nil {
+	if err := checkpoint.WriteJSON(statePath, state); err != nil {
 		return res, err
 	}
 	if old != "" && old != stateFile {
@@ -218,21 +204,13 @@ func listingDigest(files []source.FileInfo) string {
 	return digest(b.String())
 }
 
-// onceState records that a once flow ran since its target's last full
-// refresh.
-type onceState struct {
-	FlowID string    `json:"flowId"`
-	Done   bool      `json:"done"`
-	At     time.Time `json:"at"`
-}
-
 // runOnce runs a once flow: a batch query appended in the first update
 // after its target was created or fully refreshed, IDLE afterwards.
 func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 	var res flowResult
-	path := filepath.Join(u.checkpointDir(f), "once.json")
-	var st onceState
-	if err := readJSON(path, &st); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	path := filepath.Join(u.checkpointDir(f), checkpoint.OnceFile)
+	var st checkpoint.Once
+	if err := checkpoint.ReadJSON(path, &st); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, err
 	}
 	if st.FlowID == "" {
@@ -245,7 +223,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 		if id == "" {
 			st.FlowID = newID()
 		}
-		if err := writeFileAtomic(path, mustJSON(st)); err != nil {
+		if err := checkpoint.WriteJSON(path, st); err != nil {
 			return res, err
 		}
 	}
@@ -265,14 +243,14 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 			if err != nil {
 				return res, err
 			}
-			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0, Progress: &flowCommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
+			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0, Progress: &checkpoint.CommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
 				return res, err
 			}
 			faultPoint("after-commit")
 			res.add(ctx, counts, expectationNames(f.Target), h.name)
 		}
 		st.Done, st.At = true, time.Now().UTC()
-		return res, writeFileAtomic(path, mustJSON(st))
+		return res, checkpoint.WriteJSON(path, st)
 	}
 	res.idle = true
 	return res, nil
@@ -280,7 +258,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 
 // planning reports the refresh technique of a materialized view.
 func (u *update) planning(f *Flow, technique refresh.Technique, reason string) {
-	u.log.emit(event{Type: "planning_information", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	u.log.Emit(eventlog.Event{Type: "planning_information", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Flow %s is refreshed with %s: %s.", f.Name, technique, reason),
 		Details: map[string]any{"planning_information": map[string]any{
 			"technique_information": []map[string]any{{

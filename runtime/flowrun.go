@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
@@ -232,7 +234,7 @@ func expectationNames(d Dataset) []string { return d.tableDesc().expectations }
 func (u *update) fullRefresh(tables []string) ([]string, error) {
 	intent := u.storagePath("full_refresh.json")
 	var pending []string
-	if err := readJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := checkpoint.ReadJSON(intent, &pending); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	// A table of an interrupted full refresh that the spec no longer
@@ -244,7 +246,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 	if len(tables) == 0 {
 		return nil, nil
 	}
-	if err := writeFileAtomic(intent, mustJSON(tables)); err != nil {
+	if err := checkpoint.WriteJSON(intent, tables); err != nil {
 		return nil, err
 	}
 	u.progress("RESETTING")
@@ -267,7 +269,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 		if err := h.truncate(u.dataset(name).tableDesc()); err != nil {
 			return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 		}
-		u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
+		u.log.Emit(eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Dataset: name},
 			Message: fmt.Sprintf("Table %s was reset for a full refresh.", name)})
 		faultPoint("mid-full-refresh")
 	}
@@ -305,19 +307,19 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 			fp["data_quality"] = map[string]any{"dropped_records": res.droppedRows, "expectations": res.expectations}
 		}
 	}
-	ev := event{Type: "flow_progress", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	ev := eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Flow '%s' is %s.", f.Name, status),
 		Details: map[string]any{"flow_progress": fp}}
 	if err != nil {
 		ev.Level = "ERROR"
-		ev.Error = errorDetails(err)
+		ev.Error = eventlog.ErrorOf(err)
 		if status == statusSkipped {
 			ev.Level = "WARN"
 			ev.Message = fmt.Sprintf("Flow '%s' is SKIPPED: %v.", f.Name, err)
 			ev.Error = nil
 		}
 	}
-	u.log.emit(ev)
+	u.log.Emit(ev)
 }
 
 // defineGraph reports every dataset and flow definition at the start of
@@ -326,7 +328,7 @@ func (u *update) defineGraph() {
 	for _, d := range u.p.Datasets {
 		td := d.tableDesc()
 		h := u.handles[td.name]
-		u.log.emit(event{Type: "dataset_definition", Origin: origin{Dataset: td.name},
+		u.log.Emit(eventlog.Event{Type: "dataset_definition", Origin: eventlog.Origin{Dataset: td.name},
 			Message: fmt.Sprintf("Dataset %s is defined as a %s.", td.name, strings.ReplaceAll(string(td.kind), "_", " ")),
 			Details: map[string]any{"dataset_definition": map[string]any{
 				"dataset_type": strings.ToUpper(string(td.kind)), "location": h.path,
@@ -338,7 +340,7 @@ func (u *update) defineGraph() {
 		for _, in := range f.Inputs {
 			inputs = append(inputs, in.Relation.relationName())
 		}
-		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+		u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 			Message: fmt.Sprintf("Flow '%s' is defined as %s.", f.Name, f.Kind),
 			Details: map[string]any{"flow_definition": map[string]any{
 				"output_dataset": f.Target.DatasetName(), "input_datasets": inputs, "flow_type": f.Kind.flowType(),

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -77,8 +78,8 @@ func TestAppendFlowsIntoOneTable(t *testing.T) {
 	// Each flow has its own checkpoint and its own txn in the table.
 	ids := map[string]bool{}
 	for _, f := range []string{"orders_eu", "orders_us"} {
-		var meta checkpointMeta
-		if err := readJSON(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", f, "metadata.json"), &meta); err != nil {
+		var meta checkpoint.Meta
+		if err := checkpoint.ReadJSON(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", f, "metadata.json"), &meta); err != nil {
 			t.Fatal(err)
 		}
 		ids[meta.ID] = true

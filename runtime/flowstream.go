@@ -3,11 +3,12 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/source"
 )
 
@@ -31,7 +32,7 @@ type batchPlan struct {
 	files  map[string][]source.FileInfo
 	tables map[string][]tableFile
 	// feeds are the versions (From, To] of the tables read as change feeds.
-	feeds map[string]versionRange
+	feeds map[string]checkpoint.VersionRange
 	// skipped counts the files of the batch left out because they are
 	// gone (ignore_missing_files); changed those ingested again because
 	// they changed since (allow_overwrites).
@@ -44,19 +45,19 @@ type batchPlan struct {
 func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	var res flowResult
 	inputs := streamingInputs(f)
-	meta := checkpointMeta{Flow: f.Name, Definition: f.Definition, Inputs: inputs}
+	meta := checkpoint.Meta{ID: newID(), Flow: f.Name, Definition: f.Definition, Inputs: inputs}
 	if f.Watermark != nil {
 		meta.StateDefinition, meta.StateShape, meta.StateTypes = f.Watermark.State, f.Watermark.Shape, f.Watermark.Types
 	}
-	cp, err := loadCheckpoint(u.checkpointDir(f), meta)
+	cp, err := checkpoint.Load(u.checkpointDir(f), meta)
 	if err != nil {
 		return res, err
 	}
-	if !slices.Equal(cp.meta.Inputs, inputs) {
+	if !slices.Equal(cp.Meta.Inputs, inputs) {
 		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
-			f.Name, strings.Join(cp.meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
+			f.Name, strings.Join(cp.Meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
 	}
-	if cp.committed >= 0 && meta.StateDefinition != "" && cp.meta.StateDefinition != "" && cp.meta.StateDefinition != meta.StateDefinition {
+	if cp.Committed >= 0 && meta.StateDefinition != "" && cp.Meta.StateDefinition != "" && cp.Meta.StateDefinition != meta.StateDefinition {
 		// The saved state (windows or keys, and their aggregates) was
 		// built by the old query; Structured Streaming does not allow a
 		// stateful operator to change across restarts either. Other
@@ -64,31 +65,31 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		// and so does a widening of the values it holds (a widened source
 		// column), which the state's load upcasts.
 		why := errors.New("its window, keys or aggregates changed")
-		if cp.meta.StateShape == "" {
+		if cp.Meta.StateShape == "" {
 			why = errors.New("its window, keys or aggregates, or the type of a column its state holds, changed; the checkpoint predates the record of its state's types")
-		} else if cp.meta.StateShape == meta.StateShape {
-			why = StateWidening(cp.meta.StateTypes, meta.StateTypes)
+		} else if cp.Meta.StateShape == meta.StateShape {
+			why = StateWidening(cp.Meta.StateTypes, meta.StateTypes)
 		}
 		if why != nil {
 			return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (%v), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
 				f.Name, why, h.name, h.name)
 		}
 	}
-	if cp.meta.Definition != f.Definition {
-		u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: h.name},
+	if cp.Meta.Definition != f.Definition {
+		u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name},
 			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
 	}
-	if cp.meta.Definition != f.Definition || cp.meta.StateDefinition != meta.StateDefinition || cp.meta.StateShape != meta.StateShape || !slices.Equal(cp.meta.StateTypes, meta.StateTypes) {
-		cp.meta.Definition, cp.meta.StateDefinition, cp.meta.StateShape, cp.meta.StateTypes = f.Definition, meta.StateDefinition, meta.StateShape, meta.StateTypes
-		if err := writeFileAtomic(filepath.Join(cp.dir, "metadata.json"), mustJSON(cp.meta)); err != nil {
+	if cp.Meta.Definition != f.Definition || cp.Meta.StateDefinition != meta.StateDefinition || cp.Meta.StateShape != meta.StateShape || !slices.Equal(cp.Meta.StateTypes, meta.StateTypes) {
+		cp.Meta.Definition, cp.Meta.StateDefinition, cp.Meta.StateShape, cp.Meta.StateTypes = f.Definition, meta.StateDefinition, meta.StateShape, meta.StateTypes
+		if err := cp.SaveMeta(); err != nil {
 			return res, err
 		}
 	}
 	if err := u.verifyCheckpoint(f, h, cp); err != nil {
 		return res, err
 	}
-	if cp.created {
-		if err := cp.saveMeta(); err != nil {
+	if cp.Created {
+		if err := cp.SaveMeta(); err != nil {
 			return res, err
 		}
 	}
@@ -125,14 +126,14 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	bar := startProgress(u.stderr, f.Name, res.backlogBytes)
 	defer bar.finish()
 	for {
-		off := cp.pending
+		off := cp.Pending
 		if off != nil {
-			done, err := h.batchCommitted(cp.meta.ID, off.Batch)
+			done, err := h.batchCommitted(cp.Meta.ID, off.Batch)
 			if err != nil {
 				return res, err
 			}
 			if done {
-				if err := cp.commit(off); err != nil {
+				if err := cp.Commit(off); err != nil {
 					return res, err
 				}
 				continue
@@ -145,11 +146,11 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			if off == nil {
 				break
 			}
-			if err := cp.writeOffsets(off); err != nil {
+			if err := cp.WriteOffsets(off); err != nil {
 				return res, err
 			}
 			faultPoint("after-offsets")
-			cp.pending = off
+			cp.Pending = off
 		}
 		before := res.bytes
 		if err := u.runBatch(f, h, cp, off, &res); err != nil {
@@ -168,12 +169,12 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 
 // backlog returns the files and bytes of the streaming file inputs not yet
 // read by the flow, in the update's frozen listing.
-func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
-	for _, name := range cp.meta.Inputs {
+func (u *update) backlog(cp *checkpoint.Stream) (files, bytes int64, err error) {
+	for _, name := range cp.Meta.Inputs {
 		if _, ok := u.sources[name]; !ok {
 			continue
 		}
-		pending, err := u.unseenFiles(name, cp.seen[name])
+		pending, err := u.unseenFiles(name, cp.Seen[name])
 		if err != nil {
 			return 0, 0, err
 		}
@@ -182,7 +183,7 @@ func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
 			bytes += f.Size
 		}
 		if u.metrics != nil {
-			waiting, err := u.pendingFiles(name, cp.seen[name], true)
+			waiting, err := u.pendingFiles(name, cp.Seen[name], true)
 			if err != nil {
 				return 0, 0, err
 			}
@@ -190,7 +191,7 @@ func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
 			for _, f := range waiting {
 				wb += f.Size
 			}
-			u.metrics.recordBacklog(name, cp.meta.Flow, int64(len(waiting)), wb)
+			u.metrics.recordBacklog(name, cp.Meta.Flow, int64(len(waiting)), wb)
 		}
 	}
 	return files, bytes, nil
@@ -198,21 +199,21 @@ func (u *update) backlog(cp *checkpoint) (files, bytes int64, err error) {
 
 // planBatch chooses the next micro-batch of a streaming flow, or nil when
 // no input has anything new.
-func (u *update) planBatch(f *Flow, cp *checkpoint, frontier map[string]int64) (*batchOffsets, error) {
-	off := &batchOffsets{Batch: cp.committed + 1, Inputs: map[string]inputOffset{}}
+func (u *update) planBatch(f *Flow, cp *checkpoint.Stream, frontier map[string]int64) (*checkpoint.Offsets, error) {
+	off := &checkpoint.Offsets{Batch: cp.Committed + 1, Inputs: map[string]checkpoint.Input{}}
 	any := false
-	for _, name := range cp.meta.Inputs {
+	for _, name := range cp.Meta.Inputs {
 		if info, ok := u.sources[name]; ok {
-			pending, err := u.unseenFiles(name, cp.seen[name])
+			pending, err := u.unseenFiles(name, cp.Seen[name])
 			if err != nil {
 				return nil, err
 			}
 			if len(pending) == 0 {
 				continue
 			}
-			first := cp.committed < 0 && len(cp.seen[name]) == 0
+			first := cp.Committed < 0 && len(cp.Seen[name]) == 0
 			if first && !info.IncludeExisting {
-				off.Inputs[name] = inputOffset{Files: toSeen(pending), Skip: true}
+				off.Inputs[name] = checkpoint.Input{Files: toSeen(pending), Skip: true}
 				any = true
 				continue
 			}
@@ -220,20 +221,20 @@ func (u *update) planBatch(f *Flow, cp *checkpoint, frontier map[string]int64) (
 			if !u.trigger.once {
 				batch, _ = source.NextBatch(pending, info.Limits)
 			}
-			off.Inputs[name] = inputOffset{Files: toSeen(batch)}
+			off.Inputs[name] = checkpoint.Input{Files: toSeen(batch)}
 			any = true
 			continue
 		}
-		last, read := cp.versions[name]
+		last, read := cp.Versions[name]
 		to := frontier[name]
 		if to < 0 {
 			continue // the upstream table does not exist yet
 		}
 		if !read {
-			off.Inputs[name] = inputOffset{Versions: &versionRange{From: -1, To: to}}
+			off.Inputs[name] = checkpoint.Input{Versions: &checkpoint.VersionRange{From: -1, To: to}}
 			any = true
 		} else if last < to {
-			off.Inputs[name] = inputOffset{Versions: &versionRange{From: last, To: to}}
+			off.Inputs[name] = checkpoint.Input{Versions: &checkpoint.VersionRange{From: last, To: to}}
 			any = true
 		}
 	}
@@ -243,18 +244,18 @@ func (u *update) planBatch(f *Flow, cp *checkpoint, frontier map[string]int64) (
 	return off, nil
 }
 
-func toSeen(files []source.FileInfo) []seenFile {
-	out := make([]seenFile, len(files))
+func toSeen(files []source.FileInfo) []checkpoint.File {
+	out := make([]checkpoint.File, len(files))
 	for i, f := range files {
-		out[i] = seenFile{Path: f.Path, Size: f.Size, ModTime: int64(f.ModificationTime) / 1000}
+		out[i] = checkpoint.File{Path: f.Path, Size: f.Size, ModTime: int64(f.ModificationTime) / 1000}
 	}
 	return out
 }
 
 // resolveBatch turns a batch's offsets into the files to read, or, for an
 // input f reads as a change feed, the versions whose changes to read.
-func (u *update) resolveBatch(f *Flow, cp *checkpoint, off *batchOffsets) (*batchPlan, error) {
-	plan := &batchPlan{id: off.Batch, files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]versionRange{}}
+func (u *update) resolveBatch(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets) (*batchPlan, error) {
+	plan := &batchPlan{id: off.Batch, files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]checkpoint.VersionRange{}}
 	for name, in := range off.Inputs {
 		if in.Skip {
 			continue
@@ -263,9 +264,9 @@ func (u *update) resolveBatch(f *Flow, cp *checkpoint, off *batchOffsets) (*batc
 			paths := make([]string, len(in.Files))
 			for i, sf := range in.Files {
 				paths[i] = sf.Path
-				if st, ok := cp.seen[name][sf.Path]; ok {
+				if st, ok := cp.Seen[name][sf.Path]; ok {
 					// Ingested before, changed since (allow_overwrites).
-					size, mtime := st.parts()
+					size, mtime := st.Parts()
 					u.fileChanged(f, name, sf.Path, "since it was ingested (allow_overwrites: it is ingested again)", size, mtime, sf.Size, sf.ModTime)
 					plan.changed++
 				}
@@ -318,7 +319,7 @@ func notAppendReader(err error, f *Flow, h *tableHandle) error {
 }
 
 // runBatch runs one micro-batch and commits its output with the flow's txn.
-func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOffsets, res *flowResult) error {
+func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
 	if f.Kind == ChangeFlow {
 		return u.runChangeBatch(f, h, cp, off, res)
 	}
@@ -347,12 +348,12 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint, off *batchOff
 	}
 	faultPoint("after-data-files")
 	if err := h.commitAppend(files, flowTxn(f, cp, off), "STREAMING UPDATE", map[string]any{
-		"outputMode": "Append", "queryId": cp.meta.ID, "epochId": off.Batch,
+		"outputMode": "Append", "queryId": cp.Meta.ID, "epochId": off.Batch,
 	}); err != nil {
 		return err
 	}
 	faultPoint("after-commit")
-	if err := cp.commit(off); err != nil {
+	if err := cp.Commit(off); err != nil {
 		return fmt.Errorf("checkpoint of flow %s: %w", f.Name, err)
 	}
 	if f.Watermark != nil {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 )
 
 // TestFrontierIngestionOrder checks that the files of an update's frontier
@@ -30,7 +32,7 @@ func TestFrontierIngestionOrder(t *testing.T) {
 		}
 	}
 	u := &update{sources: map[string]*FileSourceInfo{"src": {Name: "src", Dir: dir}}, listings: map[string]*fileFrontier{}}
-	check := func(label string, seen seenSet, want int) {
+	check := func(label string, seen checkpoint.FileSet, want int) {
 		t.Helper()
 		files, err := u.unseenFiles("src", seen)
 		if err != nil {
@@ -47,7 +49,7 @@ func TestFrontierIngestionOrder(t *testing.T) {
 	}
 	check("first listing", nil, n)
 	check("attributes already read", nil, n)
-	seen := seenSet{}
+	seen := checkpoint.FileSet{}
 	all, _ := u.listFiles("src")
 	for _, f := range all[:10] { // the oldest
 		seen[f.Path] = stampOf(f)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/storage"
@@ -53,7 +54,7 @@ func (r *incrementalRun) addedFiles(name string) ([]tableFile, bool) {
 // planIncremental chooses how a materialized view whose definition or
 // inputs changed is refreshed, and says why (reason is why it is not a
 // no-op).
-func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[string]string, reason string) (*incrementalRun, string, error) {
+func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh, sig map[string]string, reason string) (*incrementalRun, string, error) {
 	complete := func(why string) (*incrementalRun, string, error) {
 		return &incrementalRun{technique: refresh.CompleteRecompute}, why, nil
 	}
@@ -131,12 +132,12 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *mvState, sig map[s
 // saveAggState writes the aggregation state a refresh kept (if any) to a
 // new file of the flow's checkpoint (written whole, synced, then renamed)
 // and returns its name.
-func (u *update) saveAggState(f *Flow, st *mvState, kept any) (string, error) {
+func (u *update) saveAggState(f *Flow, st *checkpoint.Refresh, kept any) (string, error) {
 	if kept == nil {
 		return "", nil
 	}
 	name := fmt.Sprintf("aggstate-%d.bin", st.Refreshes)
-	err := writeFileStreamed(filepath.Join(u.checkpointDir(f), name), func(w io.Writer) error {
+	err := storage.WriteFile(filepath.Join(u.checkpointDir(f), name), func(w io.Writer) error {
 		return writeState(w, kept)
 	})
 	if err != nil {

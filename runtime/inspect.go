@@ -5,19 +5,17 @@ import (
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"text/tabwriter"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/storage"
-	storagepkg "github.com/pipegen/pipegen/runtime/storage"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -158,11 +156,11 @@ func (u *update) waitingFiles(name string) (string, error) {
 			continue
 		}
 		readers++
-		cp, err := loadCheckpoint(u.checkpointDir(f), checkpointMeta{Flow: f.Name, Inputs: inputs})
+		cp, err := checkpoint.Load(u.checkpointDir(f), checkpoint.Meta{Flow: f.Name, Inputs: inputs})
 		if err != nil {
 			return "", err
 		}
-		pending, err := u.pendingFiles(name, cp.seen[name], true)
+		pending, err := u.pendingFiles(name, cp.Seen[name], true)
 		if err != nil {
 			return "", err
 		}
@@ -309,59 +307,9 @@ func readAllRows(f tableFile, schema types.Schema, limit int) ([][]any, error) {
 }
 
 // Events prints the event log: every update's events in order, or one
-// update's (by id prefix); raw JSON lines with asJSON.
+// update's (by id prefix); raw JSON lines with asJSON (eventlog.Print).
 func Events(p *Pipeline, opts RunOptions, updateID string, asJSON bool, w io.Writer) error {
-	dir := filepath.Join(StorageDir(opts.Warehouse, opts.Storage, p.Name), "event_log")
-	log := storagepkg.At(dir)
-	entries, err := log.List("", storagepkg.ListOptions{Shallow: true, NamesOnly: true})
-	if err == nil && len(entries) == 0 {
-		_, err = log.Stat("")
-	}
-	if err != nil {
-		return fmt.Errorf("events: no event log at %s: run an update first", dir)
-	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".jsonl") && (updateID == "" || strings.Contains(e.Name(), "-"+updateID)) {
-			names = append(names, e.Name())
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("events: no update %q in %s", updateID, dir)
-	}
-	sort.Strings(names)
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	for _, n := range names {
-		f, err := log.Open(n)
-		if err != nil {
-			return err
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			if asJSON {
-				fmt.Fprintln(bw, sc.Text())
-				continue
-			}
-			var rec eventRecord
-			if json.Unmarshal(sc.Bytes(), &rec) != nil {
-				continue
-			}
-			fmt.Fprintf(bw, "%s %s %-5s %-20s %s\n", rec.Timestamp, shortID(fmt.Sprint(rec.Origin["update_id"])), rec.Level, rec.EventType, rec.Message)
-			if rec.Error != nil {
-				for _, e := range rec.Error.Exceptions {
-					fmt.Fprintf(bw, "    %s\n", e["message"])
-					break
-				}
-			}
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eventlog.Print(StorageDir(opts.Warehouse, opts.Storage, p.Name), updateID, asJSON, w)
 }
 
 // rowColumns maps a generated row struct type (reflect.Type) to its

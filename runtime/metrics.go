@@ -187,7 +187,7 @@ func (u *update) writeMetrics(path, result string) error {
 	}
 	// A temporary file beside path (.<name>.*.tmp: the textfile collector
 	// reads only *.prom) renamed over it.
-	if err := writeFileAtomic(path, renderMetrics(m.samples)); err != nil {
+	if err := storage.ReplaceFile(path, renderMetrics(m.samples)); err != nil {
 		return fmt.Errorf("--metrics-file: %w", err)
 	}
 	return nil

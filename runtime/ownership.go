@@ -10,7 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 )
 
 // Table properties that record which pipeline manages a table, as on
@@ -41,7 +43,7 @@ type pipelineIdentity struct {
 func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
 	path := filepath.Join(storage, "pipeline.json")
 	var id pipelineIdentity
-	err := readJSON(path, &id)
+	err := checkpoint.ReadJSON(path, &id)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		id = pipelineIdentity{ID: newID(), Name: name, Created: time.Now().UTC()}
@@ -54,7 +56,7 @@ func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
 	default:
 		id.Name = name
 	}
-	if err := writeFileAtomic(path, mustJSON(id)); err != nil {
+	if err := checkpoint.WriteJSON(path, id); err != nil {
 		return id, fmt.Errorf("pipeline identity: %w", err)
 	}
 	return id, nil
@@ -114,10 +116,10 @@ func (u *update) claimTables(plan *flowPlan) error {
 			if err := h.adopt(); err != nil {
 				return err
 			}
-			u.log.emit(event{Type: "flow_progress", Origin: origin{Dataset: name},
+			u.log.Emit(eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Dataset: name},
 				Message: fmt.Sprintf("Table %s had no %s: pipeline %s (id %s) now manages it.", name, PipelineIDProperty, u.p.Name, u.identity.ID)})
 		case slices.Contains(plan.reset, name):
-			u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Dataset: name},
+			u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Dataset: name},
 				Message: fmt.Sprintf("Table %s was managed by pipeline %s; this full refresh takes it over for pipeline %s (id %s).", name, describeOwner(id, owner), u.p.Name, u.identity.ID)})
 		default:
 			names = append(names, name)

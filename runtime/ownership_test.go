@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 )
 
@@ -43,7 +44,7 @@ func tableConfiguration(t *testing.T, table string) map[string]string {
 func storageID(t *testing.T, storage string) string {
 	t.Helper()
 	var id pipelineIdentity
-	if err := readJSON(filepath.Join(storage, "pipeline.json"), &id); err != nil {
+	if err := checkpoint.ReadJSON(filepath.Join(storage, "pipeline.json"), &id); err != nil {
 		t.Fatal(err)
 	}
 	return id.ID

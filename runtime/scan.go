@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -297,7 +298,7 @@ func corruptFileError(sourceName, path string, err error) error {
 // missing_files, ignore_corrupt_files): a warning event with the path and
 // the reason. The caller counts it in the flow's progress.
 func (u *update) skipFile(f *Flow, sourceName, path, reason string) {
-	u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("File %s of source %s is skipped: %s.", path, sourceName, reason),
 		Details: map[string]any{"skipped_file": map[string]any{"source": sourceName, "path": path, "reason": reason}}})
 }
@@ -306,7 +307,7 @@ func (u *update) skipFile(f *Flow, sourceName, path, reason string) {
 // what the listing (or, when ingested again, the processed-file record)
 // said: a warning event with both; the caller counts it.
 func (u *update) fileChanged(f *Flow, sourceName, path, what string, oldSize, oldMtime, newSize, newMtime int64) {
-	u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("File %s of source %s changed %s: size %d -> %d bytes, modified %s -> %s.", path, sourceName, what,
 			oldSize, newSize, time.UnixMilli(oldMtime).UTC().Format(time.RFC3339Nano), time.UnixMilli(newMtime).UTC().Format(time.RFC3339Nano)),
 		Details: map[string]any{"changed_file": map[string]any{"source": sourceName, "path": path, "when": what,

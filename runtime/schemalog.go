@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	storagepkg "github.com/pipegen/pipegen/runtime/storage"
 
 	"github.com/pipegen/pipegen/runtime/delta"
@@ -255,7 +256,7 @@ func (u *update) recordSchemaChange(f *Flow, sourceName string, cols []types.Fie
 		}
 		details["widened_columns"] = ws
 	}
-	u.log.emit(event{Type: "schema_change", Level: "WARN", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+	u.log.Emit(eventlog.Event{Type: "schema_change", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 		Message: fmt.Sprintf("Source %s %s.", sourceName, describeSchemaChange(cols, widened)),
 		Details: map[string]any{"schema_change": details}})
 	return e

@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -283,25 +285,25 @@ type stateHeader struct {
 	Types []string `json:"types,omitempty"`
 }
 
-func stateDir(cp *checkpoint) string { return filepath.Join(cp.dir, "state") }
+func stateDir(cp *checkpoint.Stream) string { return filepath.Join(cp.Dir, "state") }
 
 func stateName(batch int64) string { return strconv.FormatInt(batch, 10) + ".bin" }
 
 // loadStreamState prepares ctx for a micro-batch of a stateful flow: the
 // watermark and operator state the last committed batch saved, and
 // removes state files no batch will read.
-func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) error {
+func (u *update) loadStreamState(f *Flow, cp *checkpoint.Stream, ctx *FlowContext) error {
 	if f.Watermark == nil {
 		return nil
 	}
 	s := ctx.state()
 	dir := stateDir(cp)
-	if cp.committed >= 0 {
-		data, err := storage.ReadFile(filepath.Join(dir, stateName(cp.committed)))
+	if cp.Committed >= 0 {
+		data, err := storage.ReadFile(filepath.Join(dir, stateName(cp.Committed)))
 		if errors.Is(err, fs.ErrNotExist) {
 			name := f.Target.DatasetName()
 			return fmt.Errorf("the state of micro-batch %d is missing from the flow's checkpoint %s (the flow kept no state before, or the file was removed): a full refresh of %s is required: run with --full-refresh %s",
-				cp.committed, dir, name, name)
+				cp.Committed, dir, name, name)
 		}
 		if err != nil {
 			return fmt.Errorf("read state: %w", err)
@@ -310,7 +312,7 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 		if err != nil {
 			name := f.Target.DatasetName()
 			return fmt.Errorf("the state file %s of flow %s is damaged (%w); the state cannot be rebuilt from table %s: nothing was written: run with --full-refresh %s",
-				filepath.Join(dir, stateName(cp.committed)), f.Name, err, name, name)
+				filepath.Join(dir, stateName(cp.Committed)), f.Name, err, name, name)
 		}
 		s.watermark = h.Watermark
 		if !h.Empty {
@@ -325,12 +327,12 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint, ctx *FlowContext) erro
 						f.Name, err, name, name)
 				}
 				s.widened = true
-				u.log.emit(event{Type: "flow_definition", Origin: origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
+				u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: f.Target.DatasetName()},
 					Message: fmt.Sprintf("Flow %s keeps its state across the widening of values it holds (%s): the saved state is upcast as it is read and saved again in the new types.", f.Name, StateWidenings(h.Types, f.Watermark.Types))})
 			}
 		}
 	}
-	return pruneStreamState(dir, cp.committed)
+	return pruneStreamState(dir, cp.Committed)
 }
 
 // parseStateFile splits a state file into its header and the encoded
@@ -353,14 +355,14 @@ func parseStateFile(data []byte) (stateHeader, []byte, error) {
 
 // saveStreamState writes the watermark and operator state after
 // micro-batch off to state/<batch>.bin, before the batch's table commit.
-func (u *update) saveStreamState(f *Flow, cp *checkpoint, off *batchOffsets, ctx *FlowContext) error {
+func (u *update) saveStreamState(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets, ctx *FlowContext) error {
 	if f.Watermark == nil {
 		return nil
 	}
 	s := ctx.state()
 	wm := int64(AdvanceWatermark(ctx))
 	h := stateHeader{Batch: off.Batch, Watermark: wm, WatermarkTime: formatWatermark(wm), Rows: s.rows, Empty: s.kept == nil, Flow: f.Name, Types: f.Watermark.Types}
-	err := writeFileStreamed(filepath.Join(stateDir(cp), stateName(off.Batch)), func(w io.Writer) error {
+	err := storage.WriteFile(filepath.Join(stateDir(cp), stateName(off.Batch)), func(w io.Writer) error {
 		line, err := json.Marshal(h)
 		if err != nil {
 			return err

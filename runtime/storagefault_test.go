@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -212,12 +213,12 @@ func TestStorageFaults(t *testing.T) {
 		{"checkpoints/totals/refresh.json garbage", garbage(cp("totals", "refresh.json")), nil},
 		{"checkpoints/totals/refresh.json older than the table (refreshes: 0)", func(t *testing.T, dir string) {
 			path := filepath.Join(dir, cp("totals", "refresh.json"))
-			var st mvState
-			if err := readJSON(path, &st); err != nil || st.Refreshes != 1 {
+			var st checkpoint.Refresh
+			if err := checkpoint.ReadJSON(path, &st); err != nil || st.Refreshes != 1 {
 				t.Fatalf("refresh.json: %+v, %v", st, err)
 			}
 			st.Refreshes = 0
-			if err := writeFileAtomic(path, mustJSON(st)); err != nil {
+			if err := checkpoint.WriteJSON(path, st); err != nil {
 				t.Fatal(err)
 			}
 		}, nil},
@@ -297,8 +298,8 @@ func TestTxnNeverCommittedTwice(t *testing.T) {
 	landOrders(t, dir, "landing/eu", "e1.json", time.Now().Add(-time.Hour), 1)
 	landOrders(t, dir, "landing/eu", "e2.json", time.Now().Add(-time.Hour+time.Minute), 2)
 	mustRun(t, regionFlows("eu"), dir, RunOptions{})
-	var meta checkpointMeta
-	if err := readJSON(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", "orders_eu", "metadata.json"), &meta); err != nil {
+	var meta checkpoint.Meta
+	if err := checkpoint.ReadJSON(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", "orders_eu", "metadata.json"), &meta); err != nil {
 		t.Fatal(err)
 	}
 	table := tablePath(dir, "orders")

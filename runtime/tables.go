@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -57,7 +58,7 @@ type txnAction struct {
 	// Progress, when set, is what the batch read, recorded in the commit
 	// (commitInfo.pipegenProgress) so a lost checkpoint can be rebuilt
 	// from the table's log (see checkpointrepair.go).
-	Progress *flowCommitRecord
+	Progress *checkpoint.CommitRecord
 }
 
 // apply sets t as the txn of the commit of opts, with its progress

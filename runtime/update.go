@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/sqlfn"
 )
 
@@ -86,7 +87,7 @@ type update struct {
 	loc     *time.Location
 	params  *Params
 	storage string
-	log     *eventLog
+	log     *eventlog.Log
 	stderr  io.Writer
 	trigger trigger
 
@@ -132,11 +133,11 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		}
 		defer l.release()
 	}
-	u.log, err = openEventLog(u.storage, p.Name, u.id)
+	u.log, err = eventlog.Open(u.storage, p.Name, u.id)
 	if err != nil {
 		return err
 	}
-	defer u.log.close()
+	defer u.log.Close()
 	u.createUpdate(opts, tr)
 	u.progress("INITIALIZING")
 	if opts.MetricsFile != "" {
@@ -147,7 +148,7 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 		switch {
 		case err != nil:
 			result = "failed"
-			u.log.emitError("update_progress", fmt.Sprintf("Update %s is FAILED.", shortID(u.id)), err,
+			u.log.EmitError("update_progress", fmt.Sprintf("Update %s is FAILED.", shortID(u.id)), err,
 				map[string]any{"update_progress": map[string]any{"state": "FAILED"}})
 		case u.cut.Load():
 			result = "canceled"
@@ -205,7 +206,7 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 
 // createUpdate writes the update's first event.
 func (u *update) createUpdate(opts RunOptions, tr trigger) {
-	u.log.emit(event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
+	u.log.Emit(eventlog.Event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
 		Details: map[string]any{"create_update": map[string]any{
 			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
 			"full_refresh_selection": opts.FullRefresh, "refresh_selection": opts.Refresh,
@@ -219,11 +220,11 @@ func (u *update) createUpdate(opts RunOptions, tr trigger) {
 // reason LOCKED and the holder, for `events` and the metrics. Failing to
 // write it does not hide the refusal, which is returned anyway.
 func (u *update) logRefused(opts RunOptions, tr trigger, le *lockedError) {
-	log, err := openEventLog(u.storage, u.p.Name, u.id)
+	log, err := eventlog.Open(u.storage, u.p.Name, u.id)
 	if err != nil {
 		return
 	}
-	defer log.close()
+	defer log.Close()
 	u.log = log
 	defer func() { u.log = nil }()
 	u.createUpdate(opts, tr)
@@ -231,7 +232,7 @@ func (u *update) logRefused(opts RunOptions, tr trigger, le *lockedError) {
 	if h := le.holder; h != nil {
 		progress["lock_holder"] = map[string]any{"update_id": h.Update, "pid": h.PID, "host": h.Host, "started": h.Started.Format(time.RFC3339)}
 	}
-	log.emit(event{Type: "update_progress", Level: "WARN",
+	log.Emit(eventlog.Event{Type: "update_progress", Level: "WARN",
 		Message: fmt.Sprintf("Update %s is CANCELED: %v.", shortID(u.id), le),
 		Details: map[string]any{"update_progress": progress}})
 }
@@ -304,6 +305,10 @@ func causeOf(opts RunOptions) string {
 	return "the user"
 }
 
+// newID is a fresh id (eventlog.NewID) for an update, a flow or the data
+// files of a micro-batch.
+func newID() string { return eventlog.NewID() }
+
 func shortID(id string) string {
 	if len(id) > 8 {
 		return id[:8]
@@ -312,7 +317,7 @@ func shortID(id string) string {
 }
 
 func (u *update) progress(state string) {
-	u.log.emit(event{Type: "update_progress", Message: fmt.Sprintf("Update %s is %s.", shortID(u.id), state),
+	u.log.Emit(eventlog.Event{Type: "update_progress", Message: fmt.Sprintf("Update %s is %s.", shortID(u.id), state),
 		Details: map[string]any{"update_progress": map[string]any{"state": state}}})
 }
 

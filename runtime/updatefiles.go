@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/source"
 )
 
@@ -121,14 +122,14 @@ func (u *update) listFiles(name string) ([]source.FileInfo, error) {
 // their attributes: as Auto Loader (cloudFiles.allowOverwrites false), a
 // file is ingested once by path, so a long-lived landing folder costs a
 // no-op update one directory read, not a system call per file.
-func (u *update) unseenFiles(name string, seen seenSet) ([]source.FileInfo, error) {
+func (u *update) unseenFiles(name string, seen checkpoint.FileSet) ([]source.FileInfo, error) {
 	return u.pendingFiles(name, seen, false)
 }
 
 // pendingFiles is unseenFiles, with the files younger than min_file_age
 // too when young is set: every file that waits (the backlog of the
 // metrics file).
-func (u *update) pendingFiles(name string, seen seenSet, young bool) ([]source.FileInfo, error) {
+func (u *update) pendingFiles(name string, seen checkpoint.FileSet, young bool) ([]source.FileInfo, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	fr, err := u.frontierOf(name)
@@ -138,7 +139,7 @@ func (u *update) pendingFiles(name string, seen seenSet, young bool) ([]source.F
 	info := u.sources[name]
 	var todo []source.Entry
 	for _, e := range fr.names.Entries {
-		if info.AllowOverwrites || !seen.has(e.Path) {
+		if info.AllowOverwrites || !seen.Has(e.Path) {
 			todo = append(todo, e)
 		}
 	}
@@ -148,7 +149,7 @@ func (u *update) pendingFiles(name string, seen seenSet, young bool) ([]source.F
 	}
 	out := files[:0] // fr.stat returns a new slice
 	for _, f := range files {
-		if st, ok := seen[f.Path]; ok && (st == unknownStamp || st == stampOf(f)) {
+		if st, ok := seen[f.Path]; ok && (st == checkpoint.UnknownStamp || st == stampOf(f)) {
 			continue // seen, and unchanged as far as the record says
 		}
 		if !young && u.tooYoung(info, f) {
@@ -176,11 +177,11 @@ const ingestedCheckSample = 256
 // Loader without cloudFiles.allowOverwrites, a file is ingested once by
 // path; the warning says how to ingest changed files. It returns how
 // many changed files it found, for the flow's progress (changed_files).
-func (u *update) checkIngestedFiles(f *Flow, cp *checkpoint) (int64, error) {
+func (u *update) checkIngestedFiles(f *Flow, cp *checkpoint.Stream) (int64, error) {
 	var changed int64
-	for _, name := range cp.meta.Inputs {
+	for _, name := range cp.Meta.Inputs {
 		info, ok := u.sources[name]
-		seen := cp.seen[name]
+		seen := cp.Seen[name]
 		if !ok || info.AllowOverwrites || len(seen) == 0 {
 			continue
 		}
@@ -190,10 +191,10 @@ func (u *update) checkIngestedFiles(f *Flow, cp *checkpoint) (int64, error) {
 		}
 		for _, fi := range files {
 			st := seen[fi.Path]
-			if st == unknownStamp || st == stampOf(fi) {
+			if st == checkpoint.UnknownStamp || st == stampOf(fi) {
 				continue
 			}
-			size, mtime := st.parts()
+			size, mtime := st.Parts()
 			u.fileChanged(f, name, fi.Path, "after it was ingested (it is not ingested again: set allow_overwrites: true on the source to ingest a changed file again)",
 				size, mtime, fi.Size, int64(fi.ModificationTime)/1000)
 			changed++
@@ -205,7 +206,7 @@ func (u *update) checkIngestedFiles(f *Flow, cp *checkpoint) (int64, error) {
 // sampleIngested returns the attributes of up to ingestedCheckSample files
 // of source name's listing that seen records with their size and time: a
 // window of them from a random start, wrapping around.
-func (u *update) sampleIngested(name string, seen seenSet) ([]source.FileInfo, error) {
+func (u *update) sampleIngested(name string, seen checkpoint.FileSet) ([]source.FileInfo, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	fr, err := u.frontierOf(name)
@@ -214,7 +215,7 @@ func (u *update) sampleIngested(name string, seen seenSet) ([]source.FileInfo, e
 	}
 	var known []source.Entry
 	for _, e := range fr.names.Entries {
-		if st, ok := seen[e.Path]; ok && st != unknownStamp {
+		if st, ok := seen[e.Path]; ok && st != checkpoint.UnknownStamp {
 			known = append(known, e)
 		}
 	}
@@ -227,8 +228,8 @@ func (u *update) sampleIngested(name string, seen seenSet) ([]source.FileInfo, e
 
 // stampOf is the size and modification time of a listed file as the
 // processed-file record keeps them.
-func stampOf(f source.FileInfo) fileStamp {
-	return makeStamp(f.Size, int64(f.ModificationTime)/1000)
+func stampOf(f source.FileInfo) checkpoint.Stamp {
+	return checkpoint.MakeStamp(f.Size, int64(f.ModificationTime)/1000)
 }
 
 // tooYoung reports whether f was modified less than the source's

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/pipegen/pipegen/runtime/eventlog"
 )
 
 // flowPlan is which flows an update runs, and which tables it resets.
@@ -50,7 +52,7 @@ func (u *update) selectFlows() (*flowPlan, error) {
 			if td.resetAllowed() {
 				plan.reset = append(plan.reset, td.name)
 			} else {
-				u.log.emit(event{Type: "flow_progress", Level: "WARN", Origin: origin{Dataset: td.name},
+				u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Dataset: td.name},
 					Message: fmt.Sprintf("Table %s has pipelines.reset.allowed = false: it is refreshed incrementally, not reset, by this full refresh.", td.name)})
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 )
 
 // VacuumOptions are the `vacuum` command's flags.
@@ -43,10 +44,10 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 		return err
 	}
 	defer lk.release()
-	if u.log, err = openEventLog(u.storage, p.Name, u.id); err != nil {
+	if u.log, err = eventlog.Open(u.storage, p.Name, u.id); err != nil {
 		return err
 	}
-	defer u.log.close()
+	defer u.log.Close()
 	verb := "removed"
 	if vo.DryRun {
 		verb = "would remove"
@@ -78,7 +79,7 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 	for _, h := range tables {
 		res, err := delta.Vacuum(h.path, delta.VacuumOptions{Retention: vo.Retain, DryRun: vo.DryRun})
 		if err != nil {
-			u.log.emitError("maintenance_progress", fmt.Sprintf("Vacuum of %s failed.", h.name), err, nil)
+			u.log.EmitError("maintenance_progress", fmt.Sprintf("Vacuum of %s failed.", h.name), err, nil)
 			return fmt.Errorf("vacuum %s: %w", h.name, err)
 		}
 		msg := fmt.Sprintf("table %s: %s %d data files (%s) and %d log files; retention %s",
@@ -89,7 +90,7 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 				fmt.Fprintf(w, "  %s\n", f)
 			}
 		}
-		u.log.emit(event{Type: "maintenance_progress", Origin: origin{Dataset: h.name}, Message: msg,
+		u.log.Emit(eventlog.Event{Type: "maintenance_progress", Origin: eventlog.Origin{Dataset: h.name}, Message: msg,
 			Details: map[string]any{"maintenance_progress": map[string]any{
 				"operation": "VACUUM", "dry_run": vo.DryRun, "retention_hours": res.Retention.Hours(),
 				"num_deleted_files": len(res.Files), "deleted_bytes": res.Bytes, "num_deleted_log_files": len(res.LogFiles),
