@@ -1,6 +1,7 @@
 // Package runtime runs the programs pipegen generates: it owns the pipeline
 // graph, updates and their triggers, flows and micro-batches, checkpoints,
-// the per-pipeline lock, the event log and the program's command line.
+// the per-pipeline lock, the event log, and the operations behind the
+// program's commands (its command line is package runtime/cli).
 //
 // Generated code is thin: it declares typed row structs, decoders and one
 // function per flow, and wires them together with the types of this package

@@ -1,0 +1,27 @@
+package cli
+
+import (
+	urfave "github.com/urfave/cli/v2"
+
+	"github.com/pipegen/pipegen/runtime"
+)
+
+// runCommand is `PROGRAM run`: one update (runtime.Run), or one per
+// interval with --trigger interval=...
+func (pr *program) runCommand() *urfave.Command {
+	return &urfave.Command{
+		Name:  "run",
+		Usage: "run one update of the pipeline (or keep running with --trigger interval=...)",
+		Flags: pr.runFlags,
+		Action: func(c *urfave.Context) error {
+			opts, tr, err := runOptions(c, pr.stderr)
+			if err != nil {
+				return &exitError{2, err}
+			}
+			if err := runtime.Run(pr.p, opts, tr); err != nil {
+				return &exitError{1, err}
+			}
+			return nil
+		},
+	}
+}
