@@ -57,55 +57,58 @@ func tableNames(p *runtime.Pipeline) []string {
 	return out
 }
 
-// writeRows prints t's rows in format: jsonl (parquetio.RowJSON, Spark's
-// JSON writer), csv (a header, then parquetio.FormatValue's text, NULL as
-// an empty field) or table (aligned columns, NULL as NULL, then the count
-// "(N of TOTAL rows)").
+// writeRows prints t's rows in format, the one printer of a table's rows:
+// jsonl is a JSON object per row (parquetio.RowJSON, Spark's JSON writer:
+// NULL columns left out); csv and table are a header of the column names,
+// then a line per row of parquetio.FormatValue's text (Spark's show()),
+// NULL as an empty field in csv (RFC 4180 quoting) and as NULL in table,
+// whose columns are aligned, tabs in values printed as spaces, and which
+// ends with the count "(N of TOTAL rows)".
 func writeRows(w io.Writer, t runtime.TableRows, format string) {
-	schema, rows := t.Schema, t.Rows
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
-	switch format {
-	case "jsonl":
-		for _, r := range rows {
-			fmt.Fprintln(bw, parquetio.RowJSON(r, schema))
+	if format == "jsonl" {
+		for _, r := range t.Rows {
+			fmt.Fprintln(bw, parquetio.RowJSON(r, t.Schema))
 		}
-	case "csv":
-		cw := csv.NewWriter(bw)
-		header := make([]string, len(schema))
-		for i, f := range schema {
-			header[i] = f.Name
-		}
-		cw.Write(header)
-		for _, r := range rows {
-			rec := make([]string, len(r))
-			for i, v := range r {
-				if v != nil {
-					rec[i] = parquetio.FormatValue(v, schema[i].Type)
-				}
-			}
-			cw.Write(rec)
-		}
-		cw.Flush()
-	default:
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		header := make([]string, len(schema))
-		for i, f := range schema {
-			header[i] = f.Name
-		}
-		fmt.Fprintln(tw, strings.Join(header, "\t"))
-		for _, r := range rows {
-			cells := make([]string, len(r))
-			for i, v := range r {
-				if v == nil {
-					cells[i] = "NULL"
-				} else {
-					cells[i] = strings.ReplaceAll(parquetio.FormatValue(v, schema[i].Type), "\t", " ")
-				}
-			}
+		return
+	}
+	// csv and table differ only in how a line is written and in the
+	// text of NULL and of tabs in values.
+	cw := csv.NewWriter(bw)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	asCSV := format == "csv"
+	line := func(cells []string) {
+		if asCSV {
+			cw.Write(cells)
+		} else {
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
 		}
-		tw.Flush()
-		fmt.Fprintf(bw, "(%d of %d rows)\n", len(rows), t.Total)
 	}
+	header := make([]string, len(t.Schema))
+	for i, f := range t.Schema {
+		header[i] = f.Name
+	}
+	line(header)
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, v := range r {
+			switch {
+			case v == nil && !asCSV:
+				cells[i] = "NULL"
+			case v == nil: // an empty field
+			case asCSV:
+				cells[i] = parquetio.FormatValue(v, t.Schema[i].Type)
+			default:
+				cells[i] = strings.ReplaceAll(parquetio.FormatValue(v, t.Schema[i].Type), "\t", " ")
+			}
+		}
+		line(cells)
+	}
+	if asCSV {
+		cw.Flush()
+		return
+	}
+	tw.Flush()
+	fmt.Fprintf(bw, "(%d of %d rows)\n", len(t.Rows), t.Total)
 }
