@@ -14,14 +14,9 @@ func (pr *program) dryRunCommand() *urfave.Command {
 		Usage: "check parameters, checks, sources and tables without writing anything",
 		Flags: pr.runFlags,
 		Action: func(c *urfave.Context) error {
-			opts, _, err := runOptions(c, pr.stderr)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			if err := runtime.DryRun(pr.p, opts, pr.stdout); err != nil {
-				return &exitError{1, err}
-			}
-			return nil
+			return pr.withOptions(c, func(opts runtime.RunOptions, _ runtime.Trigger) error {
+				return runtime.DryRun(pr.p, opts, pr.stdout)
+			})
 		},
 	}
 }

@@ -16,14 +16,9 @@ func (pr *program) eventsCommand() *urfave.Command {
 			&urfave.BoolFlag{Name: "json", Usage: "print the raw JSON lines"},
 		),
 		Action: func(c *urfave.Context) error {
-			opts, _, err := runOptions(c, pr.stderr)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			if err := runtime.Events(pr.p, opts, c.String("update"), c.Bool("json"), pr.stdout); err != nil {
-				return &exitError{1, err}
-			}
-			return nil
+			return pr.withOptions(c, func(opts runtime.RunOptions, _ runtime.Trigger) error {
+				return runtime.Events(pr.p, opts, c.String("update"), c.Bool("json"), pr.stdout)
+			})
 		},
 	}
 }

@@ -84,6 +84,24 @@ func runOptions(c *urfave.Context, stderr io.Writer) (runtime.RunOptions, runtim
 	return opts, tr, err
 }
 
+// withOptions is the action of a command that reads run's flags (or the
+// location flags): it reads them (an error is a usage error, exit 2) and
+// calls do, whose error fails the command with exit 1 unless it is
+// already an *exitError (a usage error do found, such as a bad --format).
+func (pr *program) withOptions(c *urfave.Context, do func(runtime.RunOptions, runtime.Trigger) error) error {
+	opts, tr, err := runOptions(c, pr.stderr)
+	if err != nil {
+		return &exitError{2, err}
+	}
+	if err := do(opts, tr); err != nil {
+		if _, ok := err.(*exitError); ok {
+			return err
+		}
+		return &exitError{1, err}
+	}
+	return nil
+}
+
 // localLocation returns the local folder of a warehouse or storage
 // location (a path, or a file: URI), or why it is refused: the runtime
 // reaches its files through runtime/storage, whose only Store is a local

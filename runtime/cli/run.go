@@ -14,14 +14,9 @@ func (pr *program) runCommand() *urfave.Command {
 		Usage: "run one update of the pipeline (or keep running with --trigger interval=...)",
 		Flags: pr.runFlags,
 		Action: func(c *urfave.Context) error {
-			opts, tr, err := runOptions(c, pr.stderr)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			if err := runtime.Run(pr.p, opts, tr); err != nil {
-				return &exitError{1, err}
-			}
-			return nil
+			return pr.withOptions(c, func(opts runtime.RunOptions, tr runtime.Trigger) error {
+				return runtime.Run(pr.p, opts, tr)
+			})
 		},
 	}
 }

@@ -30,20 +30,18 @@ func (pr *program) showCommand() *urfave.Command {
 			if c.NArg() != 1 {
 				return &exitError{2, fmt.Errorf("show: want one table name (tables: %s)", strings.Join(tableNames(pr.p), ", "))}
 			}
-			opts, _, err := runOptions(c, pr.stderr)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			format := c.String("format")
-			if format != "table" && format != "jsonl" && format != "csv" {
-				return &exitError{2, fmt.Errorf("show: --format %q: want table, jsonl or csv", format)}
-			}
-			t, err := runtime.ReadTable(pr.p, opts, c.Args().First(), c.Int("limit"))
-			if err != nil {
-				return &exitError{1, err}
-			}
-			writeRows(pr.stdout, t, format)
-			return nil
+			return pr.withOptions(c, func(opts runtime.RunOptions, _ runtime.Trigger) error {
+				format := c.String("format")
+				if format != "table" && format != "jsonl" && format != "csv" {
+					return &exitError{2, fmt.Errorf("show: --format %q: want table, jsonl or csv", format)}
+				}
+				t, err := runtime.ReadTable(pr.p, opts, c.Args().First(), c.Int("limit"))
+				if err != nil {
+					return err
+				}
+				writeRows(pr.stdout, t, format)
+				return nil
+			})
 		},
 	}
 }

@@ -20,22 +20,17 @@ func (pr *program) vacuumCommand() *urfave.Command {
 			&urfave.BoolFlag{Name: "dry-run", Usage: "print what would be removed, remove nothing"},
 		),
 		Action: func(c *urfave.Context) error {
-			opts, _, err := runOptions(c, pr.stderr)
-			if err != nil {
-				return &exitError{2, err}
-			}
-			if c.Duration("retain") < 0 {
-				return &exitError{2, fmt.Errorf("vacuum: --retain %s: want a duration of zero or more, such as 168h", c.Duration("retain"))}
-			}
-			vo := runtime.VacuumOptions{DryRun: c.Bool("dry-run"), AllowShortRetention: c.Bool("allow-short-retention")}
-			if c.IsSet("retain") {
-				d := c.Duration("retain")
-				vo.Retain = &d
-			}
-			if err := runtime.Vacuum(pr.p, opts, vo, pr.stdout); err != nil {
-				return &exitError{1, err}
-			}
-			return nil
+			return pr.withOptions(c, func(opts runtime.RunOptions, _ runtime.Trigger) error {
+				if c.Duration("retain") < 0 {
+					return &exitError{2, fmt.Errorf("vacuum: --retain %s: want a duration of zero or more, such as 168h", c.Duration("retain"))}
+				}
+				vo := runtime.VacuumOptions{DryRun: c.Bool("dry-run"), AllowShortRetention: c.Bool("allow-short-retention")}
+				if c.IsSet("retain") {
+					d := c.Duration("retain")
+					vo.Retain = &d
+				}
+				return runtime.Vacuum(pr.p, opts, vo, pr.stdout)
+			})
 		},
 	}
 }
