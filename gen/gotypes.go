@@ -14,6 +14,7 @@ import (
 // with one of these.
 const (
 	pkgRuntime   = "github.com/pipegen/pipegen/runtime"
+	pkgCLI       = "github.com/pipegen/pipegen/runtime/cli"
 	pkgTypes     = "github.com/pipegen/pipegen/runtime/types"
 	pkgParquetIO = "github.com/pipegen/pipegen/runtime/parquetio"
 	pkgSource    = "github.com/pipegen/pipegen/runtime/source"

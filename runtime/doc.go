@@ -1,7 +1,8 @@
 // Package runtime runs the programs pipegen generates: it owns the pipeline
 // graph, updates and their triggers, flows and micro-batches, checkpoints,
-// the per-pipeline lock and the program's command line; it writes the event
-// log through runtime/eventlog.
+// the per-pipeline lock and the operations behind the program's commands
+// (its command line is package runtime/cli); it writes the event log through
+// runtime/eventlog.
 //
 // Generated code is thin: it declares typed row structs, decoders and one
 // function per flow, and wires them together with the types of this package

@@ -1,9 +1,7 @@
 package runtime
 
 import (
-	"bufio"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -11,15 +9,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"text/tabwriter"
-
-	"github.com/pipegen/pipegen/runtime/checkpoint"
-	"github.com/pipegen/pipegen/runtime/eventlog"
-	"github.com/pipegen/pipegen/runtime/storage"
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/checkpoint"
+	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -185,12 +181,28 @@ func pluralFiles(n int64) string {
 	return fmt.Sprintf("%d files", n)
 }
 
-// Show prints up to limit rows (0: all) of a table in the given format
-// (table, jsonl or csv), reading its current snapshot.
-func Show(p *Pipeline, opts RunOptions, name string, limit int, format string, w io.Writer) error {
+// TableRows are rows of a table's current snapshot, as ReadTable returns
+// them for the program's show command.
+type TableRows struct {
+	// Schema is the table's current schema; each row has one value per
+	// column, in its order.
+	Schema types.Schema
+	// Rows are generic values (parquetio's "Generic values": nil for
+	// NULL), in the order of the snapshot's files and of the rows in them.
+	Rows [][]any
+	// Total is the snapshot's row count from the files' statistics (0
+	// when they cannot be read), which may exceed len(Rows).
+	Total int64
+}
+
+// ReadTable reads up to limit rows (0: all) of the pipeline's table name
+// from its current snapshot under opts' warehouse. It fails, naming the
+// pipeline's tables, for a name that is not one of them, and for a table
+// no update has created yet.
+func ReadTable(p *Pipeline, opts RunOptions, name string, limit int) (TableRows, error) {
 	u := &update{p: p, opts: opts, handles: map[string]*tableHandle{}, sources: map[string]*FileSourceInfo{}}
 	if err := u.setup(); err != nil {
-		return err
+		return TableRows{}, err
 	}
 	h, ok := u.handles[name]
 	if !ok {
@@ -198,22 +210,22 @@ func Show(p *Pipeline, opts RunOptions, name string, limit int, format string, w
 		if name == "h" || name == "help" {
 			help = "; show --help prints the command's help"
 		}
-		return fmt.Errorf("show: the pipeline has no table %q (tables: %s%s)", name, strings.Join(sortedKeys(u.handles), ", "), help)
+		return TableRows{}, fmt.Errorf("show: the pipeline has no table %q (tables: %s%s)", name, strings.Join(sortedKeys(u.handles), ", "), help)
 	}
 	exists, err := h.exists()
 	if err != nil {
-		return err
+		return TableRows{}, err
 	}
 	if !exists {
-		return fmt.Errorf("show: table %s does not exist yet at %s: run an update first", name, h.path)
+		return TableRows{}, fmt.Errorf("show: table %s does not exist yet at %s: run an update first", name, h.path)
 	}
 	schema, err := h.currentSchema()
 	if err != nil {
-		return err
+		return TableRows{}, err
 	}
 	files, err := h.liveFiles()
 	if err != nil {
-		return err
+		return TableRows{}, err
 	}
 	var rows [][]any
 	for _, f := range files {
@@ -222,57 +234,12 @@ func Show(p *Pipeline, opts RunOptions, name string, limit int, format string, w
 		}
 		got, err := readAllRows(f, schema, limit-len(rows))
 		if err != nil {
-			return err
+			return TableRows{}, err
 		}
 		rows = append(rows, got...)
 	}
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	switch format {
-	case "jsonl":
-		for _, r := range rows {
-			fmt.Fprintln(bw, parquetio.RowJSON(r, schema))
-		}
-	case "csv":
-		cw := csv.NewWriter(bw)
-		header := make([]string, len(schema))
-		for i, f := range schema {
-			header[i] = f.Name
-		}
-		cw.Write(header)
-		for _, r := range rows {
-			rec := make([]string, len(r))
-			for i, v := range r {
-				if v != nil {
-					rec[i] = parquetio.FormatValue(v, schema[i].Type)
-				}
-			}
-			cw.Write(rec)
-		}
-		cw.Flush()
-	default:
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		header := make([]string, len(schema))
-		for i, f := range schema {
-			header[i] = f.Name
-		}
-		fmt.Fprintln(tw, strings.Join(header, "\t"))
-		for _, r := range rows {
-			cells := make([]string, len(r))
-			for i, v := range r {
-				if v == nil {
-					cells[i] = "NULL"
-				} else {
-					cells[i] = strings.ReplaceAll(parquetio.FormatValue(v, schema[i].Type), "\t", " ")
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
-		}
-		tw.Flush()
-		n, _ := h.numRecords()
-		fmt.Fprintf(bw, "(%d of %d rows)\n", len(rows), n)
-	}
-	return nil
+	n, _ := h.numRecords()
+	return TableRows{Schema: schema, Rows: rows, Total: n}, nil
 }
 
 // readAllRows decodes up to limit rows (0: all) of one data file.

@@ -28,7 +28,7 @@ func TestEventsDefaultWarehouse(t *testing.T) {
 	t.Chdir(t.TempDir())
 	p := &Pipeline{Name: "empty"}
 	var stderr bytes.Buffer
-	if err := Run(p, RunOptions{Stderr: &stderr}, trigger{}); err != nil {
+	if err := Run(p, RunOptions{Stderr: &stderr}, Trigger{}); err != nil {
 		t.Fatalf("update failed: %v\n%s", err, stderr.String())
 	}
 	var out bytes.Buffer

@@ -51,14 +51,14 @@ func TestParseTrigger(t *testing.T) {
 		"": "available_now", "available_now": "available_now", "once": "once",
 		"interval=30s": "interval=30s", "interval 1m": "interval=1m0s",
 	} {
-		tr, err := parseTrigger(in)
+		tr, err := ParseTrigger(in)
 		if err != nil || tr.String() != want {
-			t.Errorf("parseTrigger(%q) = %v, %v; want %s", in, tr, err, want)
+			t.Errorf("ParseTrigger(%q) = %v, %v; want %s", in, tr, err, want)
 		}
 	}
 	for _, bad := range []string{"continuous", "interval=0s", "interval=soon"} {
-		if _, err := parseTrigger(bad); err == nil {
-			t.Errorf("parseTrigger(%q) accepted", bad)
+		if _, err := ParseTrigger(bad); err == nil {
+			t.Errorf("ParseTrigger(%q) accepted", bad)
 		}
 	}
 }

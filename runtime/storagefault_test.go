@@ -334,7 +334,7 @@ func TestLockedUpdateIsLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.release()
-	for _, tr := range []trigger{{}, {interval: time.Hour}} {
+	for _, tr := range []Trigger{{}, {interval: time.Hour}} {
 		var stderr strings.Builder
 		err := Run(p, RunOptions{Warehouse: filepath.Join(dir, "warehouse"), BaseDir: dir, Stderr: &stderr}, tr)
 		if !errors.Is(err, ErrLocked) {

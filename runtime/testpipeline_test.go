@@ -139,7 +139,7 @@ func runPipeline(t testing.TB, p *Pipeline, dir string, opts RunOptions) (string
 	opts.Warehouse = filepath.Join(dir, "warehouse")
 	opts.BaseDir = dir
 	opts.Stderr = &stderr
-	err := Run(p, opts, trigger{})
+	err := Run(p, opts, Trigger{})
 	return stderr.String(), err
 }
 

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// trigger says when flows advance (Structured Streaming's triggers).
-type trigger struct {
+// Trigger says when flows advance (Structured Streaming's triggers); the
+// zero Trigger is available_now. ParseTrigger reads the --trigger flag.
+type Trigger struct {
 	// once runs one micro-batch per streaming flow, ignoring per-trigger
 	// limits (Trigger.Once).
 	once bool
@@ -20,26 +21,29 @@ type trigger struct {
 	interval time.Duration
 }
 
-// parseTrigger parses "available_now", "once" or "interval=30s" (also
-// "interval 30s").
-func parseTrigger(s string) (trigger, error) {
+// ParseTrigger parses "available_now" (or ""), "once" or "interval=30s"
+// (also "interval 30s"; any time.ParseDuration above zero); the error
+// names what it wants.
+func ParseTrigger(s string) (Trigger, error) {
 	switch s = strings.TrimSpace(s); {
 	case s == "" || s == "available_now":
-		return trigger{}, nil
+		return Trigger{}, nil
 	case s == "once":
-		return trigger{once: true}, nil
+		return Trigger{once: true}, nil
 	case strings.HasPrefix(s, "interval"):
 		v := strings.TrimLeft(strings.TrimPrefix(s, "interval"), "= ")
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return trigger{}, fmt.Errorf("trigger %q: want interval=DURATION such as interval=30s", s)
+			return Trigger{}, fmt.Errorf("trigger %q: want interval=DURATION such as interval=30s", s)
 		}
-		return trigger{interval: d}, nil
+		return Trigger{interval: d}, nil
 	}
-	return trigger{}, fmt.Errorf("trigger %q: want available_now, once or interval=DURATION", s)
+	return Trigger{}, fmt.Errorf("trigger %q: want available_now, once or interval=DURATION", s)
 }
 
-func (t trigger) String() string {
+// String is t as ParseTrigger reads it: available_now, once or
+// interval=30s.
+func (t Trigger) String() string {
 	switch {
 	case t.once:
 		return "once"
@@ -70,7 +74,7 @@ const stopNotice = "%s: %s: stopping after the running micro-batches commit (sen
 // end failed). A second signal exits at once with status 130; the
 // checkpoints make that as safe as a crash. opts.Stop, when set, is
 // closed by the caller for the same effect.
-func Run(p *Pipeline, opts RunOptions, tr trigger) error {
+func Run(p *Pipeline, opts RunOptions, tr Trigger) error {
 	stop := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -85,7 +89,7 @@ func Run(p *Pipeline, opts RunOptions, tr trigger) error {
 		select {
 		case s := <-sigs:
 			if tr.interval > 0 {
-				fmt.Fprint(stderr, logTime()+" ")
+				fmt.Fprint(stderr, LogTime()+" ")
 			}
 			fmt.Fprintf(stderr, stopNotice, p.Name, s)
 			close(stop)
@@ -122,7 +126,7 @@ func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 // by the next; boundaries missed meanwhile are not made up. A failed
 // update is reported and the next one runs at the next boundary; an error
 // outside the flows (parameters, lock, checks) ends the program.
-func runTriggered(p *Pipeline, opts RunOptions, tr trigger, clk clock) error {
+func runTriggered(p *Pipeline, opts RunOptions, tr Trigger, clk clock) error {
 	if tr.interval <= 0 {
 		return runUpdate(p, opts, tr, nil)
 	}
@@ -166,6 +170,14 @@ type reportedError struct{ err error }
 
 func (e *reportedError) Error() string { return e.err.Error() }
 func (e *reportedError) Unwrap() error { return e.err }
+
+// Reported says whether err, returned by Run, is the last failed update
+// of an interval trigger, which Run has already printed (stamped, when the
+// update ended): the command line then prints only the exit status.
+func Reported(err error) bool {
+	var rep *reportedError
+	return errors.As(err, &rep)
+}
 
 // intervalLoop calls update at each interval boundary until stop is
 // closed or update returns an error: the next call waits for the first

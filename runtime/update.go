@@ -89,7 +89,7 @@ type update struct {
 	storage string
 	log     *eventlog.Log
 	stderr  io.Writer
-	trigger trigger
+	trigger Trigger
 
 	// identity is the pipeline's id (<storage>/pipeline.json), recorded
 	// in the tables it writes.
@@ -117,7 +117,7 @@ var errUpdateFailed = errors.New("update failed")
 // runUpdate runs one update: binds parameters, takes the lock, checks,
 // resets what a full refresh selects, then runs every selected flow after
 // the flows it depends on.
-func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
+func runUpdate(p *Pipeline, opts RunOptions, tr Trigger, lk *lock) (err error) {
 	u, err := newUpdate(p, opts, tr)
 	if err != nil {
 		return err
@@ -205,7 +205,7 @@ func runUpdate(p *Pipeline, opts RunOptions, tr trigger, lk *lock) (err error) {
 }
 
 // createUpdate writes the update's first event.
-func (u *update) createUpdate(opts RunOptions, tr trigger) {
+func (u *update) createUpdate(opts RunOptions, tr Trigger) {
 	u.log.Emit(eventlog.Event{Type: "create_update", Message: fmt.Sprintf("Update %s started by %s.", shortID(u.id), causeOf(opts)),
 		Details: map[string]any{"create_update": map[string]any{
 			"cause": "USER_ACTION", "full_refresh": opts.FullRefreshAll,
@@ -219,7 +219,7 @@ func (u *update) createUpdate(opts RunOptions, tr trigger) {
 // are not touched) with create_update and update_progress CANCELED,
 // reason LOCKED and the holder, for `events` and the metrics. Failing to
 // write it does not hide the refusal, which is returned anyway.
-func (u *update) logRefused(opts RunOptions, tr trigger, le *lockedError) {
+func (u *update) logRefused(opts RunOptions, tr Trigger, le *lockedError) {
 	log, err := eventlog.Open(u.storage, u.p.Name, u.id)
 	if err != nil {
 		return
@@ -239,7 +239,7 @@ func (u *update) logRefused(opts RunOptions, tr trigger, le *lockedError) {
 
 // newUpdate returns an update with its parameters bound and every name
 // resolved to a location (setup), before the lock is taken.
-func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
+func newUpdate(p *Pipeline, opts RunOptions, tr Trigger) (*update, error) {
 	u := &update{
 		p:        p,
 		opts:     opts,
@@ -258,15 +258,16 @@ func newUpdate(p *Pipeline, opts RunOptions, tr trigger) (*update, error) {
 	if tr.interval > 0 {
 		// A long-running program's lines say when and in which update.
 		u.stderr = &stampedWriter{w: u.stderr, prefix: func() string {
-			return logTime() + " update " + shortID(u.id) + ": "
+			return LogTime() + " update " + shortID(u.id) + ": "
 		}}
 	}
 	return u, u.setup()
 }
 
-// logTime is the time at the start of the interval trigger's lines: UTC,
-// milliseconds, as the event log's timestamps.
-func logTime() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
+// LogTime is the time at the start of the interval trigger's lines, and
+// of the program's last line when such an update failed: UTC, to the
+// millisecond (2024-03-01T12:34:56.789Z), as the event log's timestamps.
+func LogTime() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // stampedWriter writes each whole line to w after prefix() (the interval
 // trigger's timestamp and update id); a partial line waits for its end.

@@ -35,7 +35,7 @@ type VacuumOptions struct {
 // prints one line per table to w (and, with DryRun, each file) and records
 // a maintenance_progress event per table.
 func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err error) {
-	u, err := newUpdate(p, opts, trigger{})
+	u, err := newUpdate(p, opts, Trigger{})
 	if err != nil {
 		return err
 	}

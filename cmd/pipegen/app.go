@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	prt "github.com/pipegen/pipegen/runtime"
+	pcli "github.com/pipegen/pipegen/runtime/cli"
 )
 
 // Exit codes of every command.
@@ -72,12 +73,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err.Error()} }
 		app.Commands = append(app.Commands, cmd)
 	}
-	args = prt.HelpArgs(app, args)
+	args = pcli.HelpArgs(app, args)
 	unknown := false
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && app.Command(args[1]) == nil {
 		unknown = true
 	}
-	err := app.Run(prt.PermuteFlags(app, args))
+	err := app.Run(pcli.PermuteFlags(app, args))
 	var ee exitError
 	var ue usageError
 	switch {

@@ -9,7 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/urfave/cli/v2"
 
-	prt "github.com/pipegen/pipegen/runtime"
+	pcli "github.com/pipegen/pipegen/runtime/cli"
 	"github.com/pipegen/pipegen/spec"
 )
 
@@ -41,7 +41,7 @@ func TestPermuteFlags(t *testing.T) {
 		{"pipegen validate a.yaml -- --format", "pipegen validate a.yaml -- --format"},
 		{"pipegen nosuch x --y", "pipegen nosuch x --y"},
 	} {
-		got := strings.Join(prt.PermuteFlags(app, strings.Fields(tc.in)), " ")
+		got := strings.Join(pcli.PermuteFlags(app, strings.Fields(tc.in)), " ")
 		if got != tc.want {
 			t.Errorf("permuteFlags(%q) = %q, want %q", tc.in, got, tc.want)
 		}

@@ -31,7 +31,7 @@ var allowed = map[string]string{
 	// The generated program's CLI writes a CPU profile to a path the
 	// user gives (PIPEGEN_CPUPROFILE): no warehouse, storage or landing
 	// folder.
-	"cli.go": "os.Create",
+	"cli/main.go": "os.Create",
 	// A test helper (not compiled into pipeline programs): it finds the
 	// DuckDB checker's node_modules and lists test tables for messages.
 	"delta/deltatest/deltatest.go": "os.Stat, filepath.WalkDir",
