@@ -22,42 +22,6 @@ import (
 	"github.com/pipegen/pipegen/runtime/delta/deltatest"
 )
 
-// cdcBuild builds the program of a spec file with the build command.
-func cdcBuild(t *testing.T, file string) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "prog")
-	var stderr bytes.Buffer
-	if code := Build(&stderr, file, out, "", locations{}, true); code != exitOK {
-		t.Fatalf("build %s: exit %d\n%s", file, code, stderr.String())
-	}
-	return out
-}
-
-// cdcExec runs the program with args; it returns stdout, stderr and the
-// error of the run.
-func cdcExec(t *testing.T, prog string, args ...string) (string, string, error) {
-	t.Helper()
-	cmd := exec.Command(prog, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	return stdout.String(), stderr.String(), err
-}
-
-// cdcShow returns a table's rows as `show --format csv` prints them,
-// without the header, sorted.
-func cdcShow(t *testing.T, prog, warehouse, table string) []string {
-	t.Helper()
-	out, stderr, err := cdcExec(t, prog, "show", table, "--warehouse", warehouse, "--limit", "1000", "--format", "csv")
-	if err != nil {
-		t.Fatalf("show %s: %v\n%s", table, err, stderr)
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	rows := slices.Clone(lines[1:])
-	slices.Sort(rows)
-	return rows
-}
-
 func TestCDCExampleMatchesSourceAndReadme(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
@@ -66,15 +30,13 @@ func TestCDCExampleMatchesSourceAndReadme(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := cdcBuild(t, filepath.Join(example, "pipeline.yaml"))
+	prog := buildSpec(t, filepath.Join(example, "pipeline.yaml"))
 	warehouse := t.TempDir()
-	if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", warehouse, "--base-dir", example); err != nil {
-		t.Fatalf("run: %v\n%s", err, stderr)
-	}
+	mustRunProgram(t, "", prog, "run", "--warehouse", warehouse, "--base-dir", example)
 	// The end states of data/SOURCE.md: Debezium keeps 101–110 (111
 	// deleted), Maxwell 101 and 104–110 (102, 103, 111 deleted); 106, 107
 	// and 110 changed in both, and Maxwell's 101 weighs 5.17.
-	got := cdcShow(t, prog, warehouse, "products")
+	got := showRows(t, "", prog, "products", "--warehouse", warehouse)[1:]
 	byKey := map[string]string{}
 	for _, r := range got {
 		f := strings.SplitN(r, ",", 3)
@@ -106,7 +68,7 @@ func TestCDCExampleMatchesSourceAndReadme(t *testing.T) {
 			t.Errorf("product %s is %q, want it to hold %q", c.key, byKey[c.key], c.has)
 		}
 	}
-	history := cdcShow(t, prog, warehouse, "products_history")
+	history := showRows(t, "", prog, "products_history", "--warehouse", warehouse)[1:]
 	open := 0
 	for _, r := range history {
 		if strings.HasSuffix(r, ",") {
@@ -122,10 +84,7 @@ func TestCDCExampleMatchesSourceAndReadme(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, table := range []string{"products", "products_history"} {
-		out, stderr, err := cdcExec(t, prog, "show", table, "--warehouse", warehouse, "--limit", "100")
-		if err != nil {
-			t.Fatalf("show: %v\n%s", err, stderr)
-		}
+		out := mustRunProgram(t, "", prog, "show", table, "--warehouse", warehouse, "--limit", "100").stdout
 		cmd := "./cdc show " + table + " --limit 100\n```\n\n```\n"
 		i := bytes.Index(readme, []byte(cmd))
 		if i < 0 {
@@ -142,9 +101,7 @@ func TestCDCExampleMatchesSourceAndReadme(t *testing.T) {
 	}
 	// A second update without new input commits nothing.
 	before, _ := delta.LatestVersion(filepath.Join(warehouse, "main", "inventory", "products"))
-	if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", warehouse, "--base-dir", example); err != nil {
-		t.Fatalf("second run: %v\n%s", err, stderr)
-	}
+	mustRunProgram(t, "", prog, "run", "--warehouse", warehouse, "--base-dir", example)
 	if after, _ := delta.LatestVersion(filepath.Join(warehouse, "main", "inventory", "products")); after != before {
 		t.Errorf("an update without new input moved products from version %d to %d", before, after)
 	}
@@ -191,7 +148,7 @@ func TestCDCReferenceExampleEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := cdcBuild(t, spec)
+	prog := buildSpec(t, spec)
 	want := map[string][]string{
 		"users_b": {"124,Raul,Oaxaca", "125,Mercedes,Guadalajara", "126,Lily,Cancun"},
 		"users_c": {"125,Mercedes,Guadalajara"},
@@ -221,12 +178,10 @@ func TestCDCReferenceExampleEndToEnd(t *testing.T) {
 				end = len(truncFeed)
 			}
 			landJSON(t, filepath.Join(dir, "landing", "users_truncate", fmt.Sprintf("%d.json", u)), mt, truncFeed[cuts[u]:end])
-			if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir); err != nil {
-				t.Fatalf("update %d: %v\n%s", u, err, stderr)
-			}
+			mustRunProgram(t, "", prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir)
 		}
 		for table, rows := range want {
-			if got := cdcShow(t, prog, filepath.Join(dir, "wh"), table); !slices.Equal(got, rows) {
+			if got := showRows(t, "", prog, table, "--warehouse", filepath.Join(dir, "wh"))[1:]; !slices.Equal(got, rows) {
 				t.Errorf("run %d, %s:\n got %q\nwant %q", run, table, got, rows)
 			}
 			deltatest.Check(t, filepath.Join(dir, "wh", "main", "default", table), -1)
@@ -240,11 +195,11 @@ func TestCDCReferenceExampleEndToEnd(t *testing.T) {
 			{"userId": 127, "name": "Ana", "city": "Lima", "operation": "INSERT", "sequenceNum": 7},
 			{"userId": nil, "name": "Eva", "city": "Quito", "operation": "INSERT", "sequenceNum": 8},
 		})
-		_, stderr, err := cdcExec(t, prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir)
-		if err == nil {
+		res := runProgram(t, "", prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir)
+		if res.code == 0 {
 			t.Fatalf("the update with a NULL key succeeded")
 		}
-		if !strings.Contains(stderr, `flow scd1: key column "userId" is NULL in `+bad+":2 (record 2)") {
+		if stderr := res.stderr; !strings.Contains(stderr, `flow scd1: key column "userId" is NULL in `+bad+":2 (record 2)") {
 			t.Errorf("stderr does not name the flow, column, file and line:\n%s", stderr)
 		}
 		if v2, _ := delta.LatestVersion(table); v2 != v {
@@ -264,11 +219,9 @@ func TestCDCReferenceExampleEndToEnd(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err == nil {
 			t.Fatalf("%s: the update was not interrupted:\n%s", fault, out)
 		}
-		if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir); err != nil {
-			t.Fatalf("%s: rerun: %v\n%s", fault, err, stderr)
-		}
+		mustRunProgram(t, "", prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir)
 		for table, rows := range want {
-			if got := cdcShow(t, prog, filepath.Join(dir, "wh"), table); !slices.Equal(got, rows) {
+			if got := showRows(t, "", prog, table, "--warehouse", filepath.Join(dir, "wh"))[1:]; !slices.Equal(got, rows) {
 				t.Errorf("crash %s, %s:\n got %q\nwant %q", fault, table, got, rows)
 			}
 		}
@@ -286,13 +239,11 @@ func TestCDCDownstreamEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := cdcBuild(t, spec)
+	prog := buildSpec(t, spec)
 	dir := t.TempDir()
 	base := time.Now().Add(-time.Hour)
 	run := func() {
-		if _, stderr, err := cdcExec(t, prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir); err != nil {
-			t.Fatalf("run: %v\n%s", err, stderr)
-		}
+		mustRunProgram(t, "", prog, "run", "--warehouse", filepath.Join(dir, "wh"), "--base-dir", dir)
 	}
 	landJSON(t, filepath.Join(dir, "landing", "users", "1.json"), base, referenceFeed[:4])
 	run()
@@ -302,15 +253,15 @@ func TestCDCDownstreamEndToEnd(t *testing.T) {
 	})
 	run()
 	wh := filepath.Join(dir, "wh")
-	if got, want := cdcShow(t, prog, wh, "users_per_city"), []string{"Cancun,1", "Oaxaca,2"}; !slices.Equal(got, want) {
+	if got, want := showRows(t, "", prog, "users_per_city", "--warehouse", wh)[1:], []string{"Cancun,1", "Oaxaca,2"}; !slices.Equal(got, want) {
 		t.Errorf("users_per_city after an update and a delete: %q, want %q", got, want)
 	}
-	got := cdcShow(t, prog, wh, "user_changes")
+	got := showRows(t, "", prog, "user_changes", "--warehouse", wh)[1:]
 	want := []string{"123,Monterrey,delete,2", "123,Monterrey,insert,1", "124,Oaxaca,insert,1", "125,Oaxaca,update_postimage,2", "125,Tijuana,insert,1", "126,Cancun,insert,1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("user_changes:\n got %q\nwant %q", got, want)
 	}
-	if got := cdcShow(t, prog, wh, "deletions"); len(got) != 1 || !strings.HasPrefix(got[0], "123,") {
+	if got := showRows(t, "", prog, "deletions", "--warehouse", wh)[1:]; len(got) != 1 || !strings.HasPrefix(got[0], "123,") {
 		t.Errorf("deletions: %q", got)
 	}
 	for _, table := range []string{"users", "user_changes", "users_per_city", "deletions"} {

@@ -1,11 +1,16 @@
 package main
 
-// Helpers of the end-to-end tests: the testscript environment (Go caches,
-// the shared build cache, the examples), the custom script commands, and
-// table comparisons shared by the scripts and the Go tests (crash, lock).
+// The one harness of the end-to-end tests. Scripts (testdata/script/*.txtar,
+// run by TestScript) are the default way to test what a user does; the Go
+// tests (crash, lock, CDC, spec changes, triggers, vacuum) use the same
+// few helpers: buildSpec, runProgram/mustRunProgram, showRows, writeSpec,
+// and the warehouse comparisons. This file holds them, the testscript
+// environment (Go caches, the shared build cache, the examples) and the
+// custom script commands.
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -274,4 +279,97 @@ func sortedKeys(ms ...map[string][]string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// buildSpec builds the spec at path into a program, offline, through
+// the build cache every end-to-end test shares (testBuildCache: a program
+// built before is reused), and returns the program's path.
+func buildSpec(t testing.TB, path string) string {
+	t.Helper()
+	var stderr bytes.Buffer
+	p, files, ok := generate(&stderr, path, locations{})
+	if !ok {
+		t.Fatalf("generate %s:\n%s", path, stderr.String())
+	}
+	bin, code := buildIn(&stderr, testBuildCache(), path, p, files, true)
+	if code != exitOK {
+		t.Fatalf("build %s: exit %d\n%s", path, code, stderr.String())
+	}
+	return bin
+}
+
+// progResult is what one run of a generated program printed and returned.
+type progResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// runProgram runs bin with args in dir ("" for the test's working
+// directory) and returns its output and exit
+// code; it fails the test when the program cannot be started.
+func runProgram(t testing.TB, dir, bin string, args ...string) progResult {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PIPEGEN_FAULT=")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	res := progResult{stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		res.code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("run %s: %v", bin, err)
+	}
+	return res
+}
+
+// mustRunProgram runs bin and fails the test unless it exits 0.
+func mustRunProgram(t testing.TB, dir, bin string, args ...string) progResult {
+	t.Helper()
+	res := runProgram(t, dir, bin, args...)
+	if res.code != 0 {
+		t.Fatalf("%s %s: exit %d\nstdout:\n%s\nstderr:\n%s", filepath.Base(bin), strings.Join(args, " "), res.code, res.stdout, res.stderr)
+	}
+	return res
+}
+
+// writeSpec writes a spec file (and the folders it needs) into dir.
+func writeSpec(t testing.TB, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// showRows returns the rows of a table as `show --format csv` prints
+// them, header first, the rest sorted.
+func showRows(t testing.TB, dir, bin, table string, args ...string) []string {
+	t.Helper()
+	res := mustRunProgram(t, dir, bin, append([]string{"show", table, "--limit", "0", "--format", "csv"}, args...)...)
+	lines := strings.Split(strings.TrimRight(res.stdout, "\n"), "\n")
+	if len(lines) > 1 {
+		body := lines[1:]
+		slices.Sort(body)
+		lines = append(lines[:1], body...)
+	}
+	return lines
+}
+
+// landFile writes lines as the file dir/landing/name (folders made as
+// needed), as a producer drops a file into a landing folder.
+func landFile(t testing.TB, dir, name string, lines ...string) {
+	t.Helper()
+	p := filepath.Join(dir, "landing", name)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -103,22 +103,6 @@ func land(t testing.TB, dir string, parts []retailPart) {
 	}
 }
 
-// buildProgram builds (or takes from the shared build cache) the program
-// of the spec at path.
-func buildProgram(t testing.TB, spec string) string {
-	t.Helper()
-	var stderr bytes.Buffer
-	p, files, ok := generate(&stderr, spec, locations{})
-	if !ok {
-		t.Fatalf("generate %s:\n%s", spec, stderr.String())
-	}
-	bin, code := buildIn(&stderr, testBuildCache(), spec, p, files, true)
-	if code != exitOK {
-		t.Fatalf("build %s: exit %d\n%s", spec, code, stderr.String())
-	}
-	return bin
-}
-
 // runResult is how a program run ended.
 type runResult struct {
 	code     int  // exit code; -1 when killed
@@ -420,7 +404,7 @@ func TestSoakFaultPoints(t *testing.T) {
 }
 
 func crashAtFaultPoints(t *testing.T, soak bool) {
-	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
+	bin := buildSpec(t, "testdata/e2e/retail_batches/pipeline.yaml")
 	steps := retailSteps(t)
 	ref := referenceRun(t, bin, steps)
 	runFaultCases(t, bin, steps, ref, faultCases, soak, func(t *testing.T, p program) {
@@ -476,7 +460,7 @@ func runFaultCases(t *testing.T, bin string, steps []step, ref *reference, cases
 
 // randomKills runs the retail scenario with killScenarios.
 func randomKills(t *testing.T, kills int, seed uint64) {
-	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
+	bin := buildSpec(t, "testdata/e2e/retail_batches/pipeline.yaml")
 	steps := retailSteps(t)
 	ref := referenceRun(t, bin, steps)
 	killScenarios(t, bin, steps, ref, kills, seed)
@@ -540,7 +524,7 @@ func killScenarios(t *testing.T, bin string, steps []step, ref *reference, kills
 // customers counted by customer_metrics and revenue_by_day_country row for
 // row with results computed here from the raw CSV files.
 func TestRetailExampleOracle(t *testing.T) {
-	bin := buildProgram(t, "../../examples/retail/pipeline.yaml")
+	bin := buildSpec(t, "../../examples/retail/pipeline.yaml")
 	p := program{bin: bin, dir: t.TempDir()}
 	var landed []retailPart
 	for _, days := range [][]string{retailDays[:4], retailDays[4:]} {
@@ -602,7 +586,7 @@ func TestSoakRandomKills(t *testing.T) {
 // is stopped right after its first micro-batch is planned): they wait for
 // the next update (trigger available_now), which takes exactly them.
 func TestFrontierFrozenAtStart(t *testing.T) {
-	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
+	bin := buildSpec(t, "testdata/e2e/retail_batches/pipeline.yaml")
 	steps := retailSteps(t)
 	ref := referenceRun(t, bin, steps)
 	p := program{bin: bin, dir: t.TempDir()}
@@ -655,7 +639,7 @@ const lockMessage = "another update holds the pipeline's lock"
 // instant: one runs, the other exits at once with status 1 and the lock
 // message, and the tables hold each row once.
 func TestTwoUpdatesTogether(t *testing.T) {
-	bin := buildProgram(t, "testdata/e2e/retail_batches/pipeline.yaml")
+	bin := buildSpec(t, "testdata/e2e/retail_batches/pipeline.yaml")
 	steps := retailSteps(t)
 	ref := referenceRun(t, bin, steps)
 

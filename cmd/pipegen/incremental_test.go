@@ -70,7 +70,7 @@ func TestIncrementalEqualsRecompute(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", propSpec))
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", propSpec))
 	used := map[string]int{}
 	for _, seed := range seeds {
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -88,22 +88,22 @@ func TestIncrementalEqualsRecompute(t *testing.T) {
 				// no new data
 			default:
 				for range 1 + rng.IntN(2) {
-					lifeLand(t, dir, fmt.Sprintf("f%04d.json", file), randomRows(rng)...)
+					landFile(t, dir, fmt.Sprintf("f%04d.json", file), randomRows(rng)...)
 					file++
 				}
 			}
-			res := lifeMustRun(t, dir, bin, append([]string{"run", "--warehouse", "inc"}, inc...)...)
+			res := mustRunProgram(t, dir, bin, append([]string{"run", "--warehouse", "inc"}, inc...)...)
 			refArgs := []string{"run", "--warehouse", "ref", "--full-refresh", strings.Join(propViews, ","), "--refresh", "events"}
 			if len(ref) > 0 {
 				refArgs[4] += ",events"
 			}
-			lifeMustRun(t, dir, bin, refArgs...)
+			mustRunProgram(t, dir, bin, refArgs...)
 			for _, tech := range []string{"GROUP_AGGREGATE", "APPEND_ONLY", "COMPLETE_RECOMPUTE", "NO_OP"} {
 				used[tech] += strings.Count(res.stderr, ", "+tech+",")
 			}
 			for _, v := range propViews {
-				got := lifeRows(t, dir, bin, v, "--warehouse", "inc")
-				want := lifeRows(t, dir, bin, v, "--warehouse", "ref")
+				got := showRows(t, dir, bin, v, "--warehouse", "inc")
+				want := showRows(t, dir, bin, v, "--warehouse", "ref")
 				if !slices.Equal(got, want) {
 					t.Fatalf("seed %d step %d: %s refreshed incrementally differs from a complete recompute\nincremental:\n  %s\nrecomputed:\n  %s\nupdate:\n%s",
 						seed, step, v, strings.Join(got, "\n  "), strings.Join(want, "\n  "), res.stderr)
@@ -146,12 +146,12 @@ func randomRows(rng *rand.Rand) []string {
 // refresh recomputes the view, which equals a complete recompute.
 func TestIncrementalLostAggregationState(t *testing.T) {
 	dir := t.TempDir()
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", propSpec))
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", propSpec))
 	rng := rand.New(rand.NewPCG(3, 7))
 	cps := filepath.Join(dir, "inc", "_pipelines", "prop", "checkpoints")
 	for i, fault := range []string{"cut", "delete", "refresh.json"} {
-		lifeLand(t, dir, fmt.Sprintf("f%04d.json", 2*i), randomRows(rng)...)
-		lifeMustRun(t, dir, bin, "run", "--warehouse", "inc")
+		landFile(t, dir, fmt.Sprintf("f%04d.json", 2*i), randomRows(rng)...)
+		mustRunProgram(t, dir, bin, "run", "--warehouse", "inc")
 		m, _ := filepath.Glob(filepath.Join(cps, "by_grp", "aggstate-*.bin"))
 		if len(m) != 1 {
 			t.Fatalf("aggregation state files of by_grp: %v, want one", m)
@@ -168,14 +168,14 @@ func TestIncrementalLostAggregationState(t *testing.T) {
 		default:
 			os.Remove(filepath.Join(cps, "by_grp", "refresh.json"))
 		}
-		lifeLand(t, dir, fmt.Sprintf("f%04d.json", 2*i+1), randomRows(rng)...)
-		res := lifeMustRun(t, dir, bin, "run", "--warehouse", "inc")
+		landFile(t, dir, fmt.Sprintf("f%04d.json", 2*i+1), randomRows(rng)...)
+		res := mustRunProgram(t, dir, bin, "run", "--warehouse", "inc")
 		if !strings.Contains(res.stderr, "flow by_grp:") || !strings.Contains(res.stderr, "COMPLETE_RECOMPUTE") {
 			t.Errorf("%s: by_grp was not recomputed:\n%s", fault, res.stderr)
 		}
-		lifeMustRun(t, dir, bin, "run", "--warehouse", "ref", "--full-refresh", strings.Join(propViews, ","), "--refresh", "events")
-		got := lifeRows(t, dir, bin, "by_grp", "--warehouse", "inc")
-		want := lifeRows(t, dir, bin, "by_grp", "--warehouse", "ref")
+		mustRunProgram(t, dir, bin, "run", "--warehouse", "ref", "--full-refresh", strings.Join(propViews, ","), "--refresh", "events")
+		got := showRows(t, dir, bin, "by_grp", "--warehouse", "inc")
+		want := showRows(t, dir, bin, "by_grp", "--warehouse", "ref")
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s: by_grp after the fault differs from a complete recompute\n got %q\nwant %q", fault, got, want)
 		}

@@ -58,7 +58,7 @@ func TestInferSharedData(t *testing.T) {
 				}
 				os.WriteFile(filepath.Join(landing, filepath.Base(f)), data, 0o644)
 			}
-			specPath := lifeSpec(t, dir, "pipeline.yaml", fmt.Sprintf(`pipeline: infer_%s
+			specPath := writeSpec(t, dir, "pipeline.yaml", fmt.Sprintf(`pipeline: infer_%s
 catalog: main
 schema: inferred
 sources:
@@ -94,9 +94,9 @@ datasets:
 			if code := Validate(&stdout, &stderr, []string{specPath}, spec.TextOutput, locations{}); code != exitOK {
 				t.Fatalf("validate: exit %d\n%s", code, stderr.String())
 			}
-			bin := lifeBuild(t, specPath)
-			lifeMustRun(t, dir, bin, "run")
-			rows := lifeRows(t, dir, bin, "stats")
+			bin := buildSpec(t, specPath)
+			mustRunProgram(t, dir, bin, "run")
+			rows := showRows(t, dir, bin, "stats")
 			if want := []string{"records,rescued", fmt.Sprintf("%d,0", tc.records)}; strings.Join(rows, "\n") != strings.Join(want, "\n") {
 				t.Errorf("stats: got %q, want %q", rows, want)
 			}

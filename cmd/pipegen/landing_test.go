@@ -44,7 +44,7 @@ func TestLandingFolderOptions(t *testing.T) {
 	}
 	for _, ignore := range []string{"false", "true"} {
 		dir := t.TempDir()
-		bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", strings.Replace(landingSpec, "%s", ignore, 1)))
+		bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", strings.Replace(landingSpec, "%s", ignore, 1)))
 		old := time.Now().Add(-2 * time.Hour)
 		for name, data := range map[string][]byte{"a.parquet": good, "b.parquet": bad, "c.parquet": good} {
 			path := filepath.Join(dir, "landing", name)
@@ -56,7 +56,7 @@ func TestLandingFolderOptions(t *testing.T) {
 				os.Chtimes(path, old, old)
 			}
 		}
-		res := lifeRun(t, dir, bin, "run")
+		res := runProgram(t, dir, bin, "run")
 		if ignore == "false" {
 			if res.code != 1 || !strings.Contains(res.stderr, "b.parquet cannot be read") || !strings.Contains(res.stderr, "ignore_corrupt_files: true") {
 				t.Errorf("without ignore_corrupt_files: exit %d, want 1 and the file named with both ways out:\n%s", res.code, res.stderr)
@@ -67,15 +67,15 @@ func TestLandingFolderOptions(t *testing.T) {
 			t.Fatalf("with ignore_corrupt_files: exit %d, want 0 and the skipped file counted:\n%s", res.code, res.stderr)
 		}
 		// c.parquet is younger than min_file_age: only a.parquet's 8 rows.
-		if rows := lifeRows(t, dir, bin, "ids"); len(rows) != 1+8 {
+		if rows := showRows(t, dir, bin, "ids"); len(rows) != 1+8 {
 			t.Errorf("ids after the first update: %d rows, want 8 (c.parquet waits for min_file_age):\n%s", len(rows)-1, strings.Join(rows, "\n"))
 		}
 		os.Chtimes(filepath.Join(dir, "landing", "c.parquet"), old.Add(time.Minute), old.Add(time.Minute))
-		lifeMustRun(t, dir, bin, "run")
-		if rows := lifeRows(t, dir, bin, "ids"); len(rows) != 1+16 {
+		mustRunProgram(t, dir, bin, "run")
+		if rows := showRows(t, dir, bin, "ids"); len(rows) != 1+16 {
 			t.Errorf("ids after c.parquet aged: %d rows, want 16", len(rows)-1)
 		}
-		ev := lifeMustRun(t, dir, bin, "events")
+		ev := mustRunProgram(t, dir, bin, "events")
 		if !strings.Contains(ev.stdout, "b.parquet of source raw is skipped") {
 			t.Errorf("events do not show the skipped file:\n%s", ev.stdout)
 		}

@@ -38,7 +38,7 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 			t.Fatalf("PIPEGEN_SOAK_UPDATES=%q: want a number >= 10", s)
 		}
 	}
-	bin := lifeBuild(t, filepath.Join("..", "..", "examples", "retail", "pipeline.yaml"))
+	bin := buildSpec(t, filepath.Join("..", "..", "examples", "retail", "pipeline.yaml"))
 	header, lines := lifeRetailLines(t)
 	const perFile = 3
 	// runUpdates lands files day-(from+1)..day-to in dir/landing, running
@@ -54,7 +54,7 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(landing, fmt.Sprintf("day-%05d.csv", i)), []byte(b.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			res := lifeMustRun(t, dir, bin, soakRunArgs(dir)...)
+			res := mustRunProgram(t, dir, bin, soakRunArgs(dir)...)
 			if !strings.Contains(res.stderr, fmt.Sprintf("order_lines_bronze: %d rows in", perFile)) {
 				t.Fatalf("update %d did not ingest its file:\n%s", i, res.stderr)
 			}
@@ -86,7 +86,7 @@ func TestSoakLongLivedPipeline(t *testing.T) {
 	if len(done) > 0 {
 		// The last update may have been cut short: one update finishes it.
 		t.Logf("resuming %s after %d updates", dir, len(done))
-		lifeMustRun(t, dir, bin, soakRunArgs(dir)...)
+		mustRunProgram(t, dir, bin, soakRunArgs(dir)...)
 	}
 	runUpdates(dir, len(done), n, started)
 	// Both no-op figures are taken now, alternating, so that they see the

@@ -15,12 +15,12 @@ import (
 func specChange(t *testing.T, v1 string, lines ...string) (dir string, v1bin string, build func(v2 string) string) {
 	t.Helper()
 	dir = t.TempDir()
-	v1bin = lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", v1))
-	lifeLand(t, dir, "a.json", lines...)
-	lifeMustRun(t, dir, v1bin, "run")
+	v1bin = buildSpec(t, writeSpec(t, dir, "pipeline.yaml", v1))
+	landFile(t, dir, "a.json", lines...)
+	mustRunProgram(t, dir, v1bin, "run")
 	return dir, v1bin, func(v2 string) string {
-		lifeSpec(t, dir, "v1.yaml", v1)
-		return lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", v2))
+		writeSpec(t, dir, "v1.yaml", v1)
+		return buildSpec(t, writeSpec(t, dir, "pipeline.yaml", v2))
 	}
 }
 
@@ -49,10 +49,10 @@ func TestSpecChangeAddsNullableColumn(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "events (streaming table): changed") || !strings.Contains(out, "adds column(s) note") {
 		t.Errorf("diff (exit %d):\n%s", code, out)
 	}
-	lifeLand(t, dir, "b.json", `{"id":3,"grp":"a","amount":1,"note":"late"}`)
-	lifeMustRun(t, dir, bin, "run")
+	landFile(t, dir, "b.json", `{"id":3,"grp":"a","amount":1,"note":"late"}`)
+	mustRunProgram(t, dir, bin, "run")
 	want := []string{"id,grp,amount,note", "1,a,10,", "2,b,5,", "3,a,1,late"}
-	if got := lifeRows(t, dir, bin, "events"); !slices.Equal(got, want) {
+	if got := showRows(t, dir, bin, "events"); !slices.Equal(got, want) {
 		t.Errorf("events %v, want %v", got, want)
 	}
 	log, _ := os.ReadDir(filepath.Join(dir, "warehouse", "main", "s", "events", "_delta_log"))
@@ -92,16 +92,16 @@ func TestSpecChangeIncompatible(t *testing.T) {
 				t.Errorf("diff (exit %d):\n%s", code, out)
 			}
 			for range 2 {
-				res := lifeRun(t, dir, bin, "run")
+				res := runProgram(t, dir, bin, "run")
 				if res.code != 1 || !strings.Contains(res.stderr, tc.msg) || !strings.Contains(res.stderr, "--full-refresh events") {
 					t.Fatalf("run after an incompatible change: exit %d\n%s", res.code, res.stderr)
 				}
 			}
-			lifeMustRun(t, dir, bin, "run", "--full-refresh", "events")
-			if got := lifeRows(t, dir, bin, "events"); len(got) != 3 && tc.name == "type" {
+			mustRunProgram(t, dir, bin, "run", "--full-refresh", "events")
+			if got := showRows(t, dir, bin, "events"); len(got) != 3 && tc.name == "type" {
 				t.Errorf("events after the full refresh: %v", got)
 			}
-			lifeMustRun(t, dir, bin, "run")
+			mustRunProgram(t, dir, bin, "run")
 		})
 	}
 }
@@ -122,20 +122,20 @@ func TestSpecChangeQueries(t *testing.T) {
 		!strings.Contains(out, "flow events's query changed: existing rows stay") {
 		t.Errorf("diff (exit %d):\n%s", code, out)
 	}
-	lifeLand(t, dir, "b.json", `{"id":3,"grp":"a","amount":1}`)
-	lifeMustRun(t, dir, bin, "run")
-	if got, want := lifeRows(t, dir, bin, "events"), []string{"id,grp,amount", "1,a,10", "2,b,5", "3,A,100"}; !slices.Equal(got, want) {
+	landFile(t, dir, "b.json", `{"id":3,"grp":"a","amount":1}`)
+	mustRunProgram(t, dir, bin, "run")
+	if got, want := showRows(t, dir, bin, "events"), []string{"id,grp,amount", "1,a,10", "2,b,5", "3,A,100"}; !slices.Equal(got, want) {
 		t.Errorf("events after the query change %v, want %v", got, want)
 	}
-	if got, want := lifeRows(t, dir, bin, "totals"), []string{"grp,top", "A,100", "a,10", "b,5"}; !slices.Equal(got, want) {
+	if got, want := showRows(t, dir, bin, "totals"), []string{"grp,top", "A,100", "a,10", "b,5"}; !slices.Equal(got, want) {
 		t.Errorf("totals after the definition change %v, want %v", got, want)
 	}
-	events := lifeMustRun(t, dir, bin, "events").stdout
+	events := mustRunProgram(t, dir, bin, "events").stdout
 	if !strings.Contains(events, "Flow totals is refreshed with COMPLETE_RECOMPUTE: the definition changed.") {
 		t.Errorf("no COMPLETE_RECOMPUTE for the definition change:\n%s", events)
 	}
-	lifeMustRun(t, dir, bin, "run", "--full-refresh", "events")
-	if got, want := lifeRows(t, dir, bin, "events"), []string{"id,grp,amount", "1,A,1000", "2,B,500", "3,A,100"}; !slices.Equal(got, want) {
+	mustRunProgram(t, dir, bin, "run", "--full-refresh", "events")
+	if got, want := showRows(t, dir, bin, "events"), []string{"id,grp,amount", "1,A,1000", "2,B,500", "3,A,100"}; !slices.Equal(got, want) {
 		t.Errorf("events after the full refresh %v, want %v", got, want)
 	}
 }
@@ -154,18 +154,18 @@ func TestSpecChangeRenamedDataset(t *testing.T) {
 			t.Errorf("diff (exit %d) lacks %q:\n%s", code, want, out)
 		}
 	}
-	lifeMustRun(t, dir, bin, "run")
-	if got, want := lifeRows(t, dir, bin, "sums"), []string{"grp,n,total", "a,1,10", "b,1,5"}; !slices.Equal(got, want) {
+	mustRunProgram(t, dir, bin, "run")
+	if got, want := showRows(t, dir, bin, "sums"), []string{"grp,n,total", "a,1,10", "b,1,5"}; !slices.Equal(got, want) {
 		t.Errorf("sums %v, want %v", got, want)
 	}
-	if got, want := lifeRows(t, dir, bin, "events_copy"), []string{"id", "1", "2"}; !slices.Equal(got, want) {
+	if got, want := showRows(t, dir, bin, "events_copy"), []string{"id", "1", "2"}; !slices.Equal(got, want) {
 		t.Errorf("events_copy %v, want %v (backfilled)", got, want)
 	}
 	// The old table is still there, untouched: v1's program reads it.
-	if got, want := lifeRows(t, dir, v1bin, "totals"), []string{"grp,n,total", "a,1,10", "b,1,5"}; !slices.Equal(got, want) {
+	if got, want := showRows(t, dir, v1bin, "totals"), []string{"grp,n,total", "a,1,10", "b,1,5"}; !slices.Equal(got, want) {
 		t.Errorf("old totals %v, want %v", got, want)
 	}
-	events := lifeMustRun(t, dir, bin, "events").stdout
+	events := mustRunProgram(t, dir, bin, "events").stdout
 	for _, want := range []string{"Dataset totals is no longer defined in the pipeline (removed or renamed): its table at",
 		"Dataset sums is new in the pipeline", "Dataset events_copy is new in the pipeline"} {
 		if strings.Count(events, want) != 1 {
@@ -173,8 +173,8 @@ func TestSpecChangeRenamedDataset(t *testing.T) {
 		}
 	}
 	// Said once, not at every update.
-	lifeMustRun(t, dir, bin, "run")
-	if events := lifeMustRun(t, dir, bin, "events").stdout; strings.Count(events, "Dataset totals is no longer defined") != 1 {
+	mustRunProgram(t, dir, bin, "run")
+	if events := mustRunProgram(t, dir, bin, "events").stdout; strings.Count(events, "Dataset totals is no longer defined") != 1 {
 		t.Errorf("the removal is reported again:\n%s", events)
 	}
 }

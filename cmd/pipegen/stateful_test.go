@@ -125,7 +125,7 @@ func (p *batchPlan) add(files []retailPart, once bool) {
 // compares every stateful table after every update with its oracle, and
 // the late rows the flows counted with the oracle's.
 func TestStatefulTablesMatchOracles(t *testing.T) {
-	bin := buildProgram(t, statefulSpec)
+	bin := buildSpec(t, statefulSpec)
 	files := statefulFiles(t)
 	for _, split := range statefulSplits {
 		t.Run(split.name, func(t *testing.T) {
@@ -451,7 +451,7 @@ var statefulFaults = []faultCase{
 // with an uninterrupted run. `make soak` runs every case.
 func TestStatefulCrashAtFaultPoints(t *testing.T) {
 	soak := os.Getenv("PIPEGEN_SOAK") != ""
-	bin := buildProgram(t, statefulSpec)
+	bin := buildSpec(t, statefulSpec)
 	steps := statefulSteps(t)
 	ref := statefulReference(t, bin, steps)
 	runFaultCases(t, bin, steps, ref, statefulFaults, soak, nil)
@@ -466,7 +466,7 @@ func TestStatefulRandomKills(t *testing.T) {
 	if os.Getenv("PIPEGEN_SOAK") != "" {
 		kills = 200
 	}
-	bin := buildProgram(t, statefulSpec)
+	bin := buildSpec(t, statefulSpec)
 	steps := statefulSteps(t)
 	ref := statefulReference(t, bin, steps)
 	killScenarios(t, bin, steps, ref, kills, uint64(time.Now().UnixNano()))
@@ -479,7 +479,7 @@ func TestStatefulRandomKills(t *testing.T) {
 // or damaged operator state stops the flow before it writes, naming the
 // flow and the full refresh, which then recomputes the table.
 func TestStatefulStorageFaults(t *testing.T) {
-	bin := buildProgram(t, statefulSpec)
+	bin := buildSpec(t, statefulSpec)
 	steps := statefulSteps(t)
 	ref := statefulReference(t, bin, steps)
 	cp := func(elem ...string) string {

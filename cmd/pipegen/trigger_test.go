@@ -92,10 +92,10 @@ func startProgram(t testing.TB, dir, bin string, args ...string) (*exec.Cmd, fun
 // so every row lands exactly once.
 func TestSignalFinishesTheMicroBatch(t *testing.T) {
 	dir := t.TempDir()
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", lifeSpecLimited))
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", lifeSpecLimited))
 	const files = 200
 	for i := range files {
-		lifeLand(t, dir, fmt.Sprintf("f%04d.json", i), fmt.Sprintf(`{"id":%d,"grp":"g%d","amount":1}`, i, i%7))
+		landFile(t, dir, fmt.Sprintf("f%04d.json", i), fmt.Sprintf(`{"id":%d,"grp":"g%d","amount":1}`, i, i%7))
 	}
 	total := int64(0)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
@@ -116,17 +116,17 @@ func TestSignalFinishesTheMicroBatch(t *testing.T) {
 		}
 		total = rows
 		// The update ended CANCELED, the view's flow did not start.
-		events := lifeMustRun(t, dir, bin, "events").stdout
+		events := mustRunProgram(t, dir, bin, "events").stdout
 		if !strings.Contains(events, "is STOPPING.") || !strings.Contains(events, "is CANCELED.") || !strings.Contains(events, "Flow 'totals' is STOPPED.") {
 			t.Errorf("%v: events lack STOPPING, CANCELED or totals STOPPED:\n%s", sig, events)
 		}
 	}
 	// The lock was released: the next run starts at once and drains the rest.
-	res := lifeMustRun(t, dir, bin, "run")
+	res := mustRunProgram(t, dir, bin, "run")
 	if _, rows := tableState(t, dir, "events"); rows != files {
 		t.Fatalf("after the last run the table holds %d rows, want %d (had %d)\n%s", rows, files, total, res.stderr)
 	}
-	got := lifeRows(t, dir, bin, "totals")
+	got := showRows(t, dir, bin, "totals")
 	sum := 0
 	for _, line := range got[1:] {
 		var g string
@@ -148,11 +148,11 @@ func TestSignalFinishesTheMicroBatch(t *testing.T) {
 // lock released.
 func TestIntervalTrigger(t *testing.T) {
 	dir := t.TempDir()
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", lifeSpecV1))
-	lifeLand(t, dir, "a.json", `{"id":1,"grp":"a","amount":10}`)
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", lifeSpecV1))
+	landFile(t, dir, "a.json", `{"id":1,"grp":"a","amount":10}`)
 	cmd, wait := startProgram(t, dir, bin, "run", "--trigger", "interval=300ms")
 	waitFor(t, "the first file", func() bool { _, rows := tableState(t, dir, "events"); return rows == 1 })
-	lifeLand(t, dir, "b.json", `{"id":2,"grp":"a","amount":5}`, `{"id":3,"grp":"b","amount":1}`)
+	landFile(t, dir, "b.json", `{"id":2,"grp":"a","amount":5}`, `{"id":3,"grp":"b","amount":1}`)
 	waitFor(t, "the second file", func() bool { _, rows := tableState(t, dir, "events"); return rows == 3 })
 	waitFor(t, "the view", func() bool { _, rows := tableState(t, dir, "totals"); return rows == 2 })
 	v1, _ := tableState(t, dir, "events")
@@ -173,7 +173,7 @@ func TestIntervalTrigger(t *testing.T) {
 		t.Errorf("intervals without new data committed to totals: version %d -> %d", m1, v)
 	}
 	// Another run cannot start while it holds the lock.
-	if res := lifeRun(t, dir, bin, "run"); res.code != 1 || !strings.Contains(res.stderr, "lock") {
+	if res := runProgram(t, dir, bin, "run"); res.code != 1 || !strings.Contains(res.stderr, "lock") {
 		t.Errorf("a second run during the interval trigger: exit %d\n%s", res.code, res.stderr)
 	}
 	cmd.Process.Signal(os.Interrupt)
@@ -190,8 +190,8 @@ func TestIntervalTrigger(t *testing.T) {
 	if len(ids) < 2 || strings.Contains(stderr, "\nflow events:") {
 		t.Errorf("interval trigger lines without a timestamp and update id (%d updates seen):\n%s", len(ids), stderr)
 	}
-	lifeMustRun(t, dir, bin, "run")
-	if got := lifeRows(t, dir, bin, "totals"); strings.Join(got, ";") != "grp,n,total;a,2,15;b,1,1" {
+	mustRunProgram(t, dir, bin, "run")
+	if got := showRows(t, dir, bin, "totals"); strings.Join(got, ";") != "grp,n,total;a,2,15;b,1,1" {
 		t.Errorf("totals %v", got)
 	}
 }
@@ -203,8 +203,8 @@ func TestIntervalExitStatusAfterFailures(t *testing.T) {
 	dir := t.TempDir()
 	spec := strings.Replace(lifeSpecV1, "    query: SELECT id, grp, amount FROM STREAM(raw)",
 		"    expectations: [{name: positive, expr: amount > 0, on_violation: fail}]\n    query: SELECT id, grp, amount FROM STREAM(raw)", 1)
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", spec))
-	lifeLand(t, dir, "a.json", `{"id":1,"grp":"a","amount":-1}`)
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", spec))
+	landFile(t, dir, "a.json", `{"id":1,"grp":"a","amount":-1}`)
 	cmd, wait := startProgram(t, dir, bin, "run", "--trigger", "interval=200ms")
 	// An update's event log file appears when it starts: count the
 	// updates that have failed, so that SIGTERM does not stop the second
@@ -244,11 +244,11 @@ func TestIntervalExitStatusAfterFailures(t *testing.T) {
 // max_files_per_trigger, as Spark's Trigger.Once.
 func TestTriggerOnce(t *testing.T) {
 	dir := t.TempDir()
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", lifeSpecLimited))
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", lifeSpecLimited))
 	for i := range 4 {
-		lifeLand(t, dir, fmt.Sprintf("f%d.json", i), fmt.Sprintf(`{"id":%d,"grp":"a","amount":1}`, i))
+		landFile(t, dir, fmt.Sprintf("f%d.json", i), fmt.Sprintf(`{"id":%d,"grp":"a","amount":1}`, i))
 	}
-	res := lifeMustRun(t, dir, bin, "run", "--trigger", "once")
+	res := mustRunProgram(t, dir, bin, "run", "--trigger", "once")
 	if !strings.Contains(res.stderr, "flow events: 4 rows in, 4 out, 4 files") || strings.Contains(res.stderr, "micro-batches") {
 		t.Errorf("trigger once:\n%s", res.stderr)
 	}
@@ -256,9 +256,9 @@ func TestTriggerOnce(t *testing.T) {
 		t.Errorf("events at version %d with %d rows, want one commit after the create, 4 rows", v, rows)
 	}
 	// available_now honours the limit: two new files, two micro-batches.
-	lifeLand(t, dir, "g1.json", `{"id":10,"grp":"a","amount":1}`)
-	lifeLand(t, dir, "g2.json", `{"id":11,"grp":"a","amount":1}`)
-	res = lifeMustRun(t, dir, bin, "run")
+	landFile(t, dir, "g1.json", `{"id":10,"grp":"a","amount":1}`)
+	landFile(t, dir, "g2.json", `{"id":11,"grp":"a","amount":1}`)
+	res = mustRunProgram(t, dir, bin, "run")
 	if !strings.Contains(res.stderr, "flow events: 2 rows in, 2 out, 2 files") || !strings.Contains(res.stderr, "2 micro-batches") {
 		t.Errorf("available_now:\n%s", res.stderr)
 	}

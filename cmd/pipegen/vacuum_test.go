@@ -27,15 +27,6 @@ datasets:
     query: SELECT grp, count(*) AS n, sum(amount) AS total FROM events GROUP BY grp
 `
 
-func lifeLand(t testing.TB, dir, name string, lines ...string) {
-	t.Helper()
-	p := filepath.Join(dir, "landing", name)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestVacuumCommand runs `PROG vacuum`: with the default retention of a
 // week nothing written today goes; --retain 0s alone is refused; with
 // --retain 0s --allow-short-retention the materialized
@@ -43,15 +34,15 @@ func lifeLand(t testing.TB, dir, name string, lines ...string) {
 // them, and every table still reads the same afterwards.
 func TestVacuumCommand(t *testing.T) {
 	dir := t.TempDir()
-	bin := lifeBuild(t, lifeSpec(t, dir, "pipeline.yaml", lifeSpecV1))
+	bin := buildSpec(t, writeSpec(t, dir, "pipeline.yaml", lifeSpecV1))
 	for i, line := range []string{`{"id":1,"grp":"a","amount":10}`, `{"id":2,"grp":"b","amount":5}`, `{"id":3,"grp":"a","amount":1}`} {
-		lifeLand(t, dir, "f"+string(rune('0'+i))+".json", line)
-		lifeMustRun(t, dir, bin, "run")
+		landFile(t, dir, "f"+string(rune('0'+i))+".json", line)
+		mustRunProgram(t, dir, bin, "run")
 	}
 	totals := filepath.Join(dir, "warehouse", "main", "s", "totals")
 	orphan := filepath.Join(dir, "warehouse", "main", "s", "events", "part-orphan.snappy.parquet")
 	os.WriteFile(orphan, []byte("left by a crashed write"), 0o644)
-	before := map[string][]string{"events": lifeRows(t, dir, bin, "events"), "totals": lifeRows(t, dir, bin, "totals")}
+	before := map[string][]string{"events": showRows(t, dir, bin, "events"), "totals": showRows(t, dir, bin, "totals")}
 	if want := []string{"grp,n,total", "a,2,11", "b,1,5"}; !slices.Equal(before["totals"], want) {
 		t.Fatalf("totals %v, want %v", before["totals"], want)
 	}
@@ -63,13 +54,13 @@ func TestVacuumCommand(t *testing.T) {
 		t.Fatalf("totals holds %d data files after three refreshes, want 3", got)
 	}
 
-	res := lifeMustRun(t, dir, bin, "vacuum")
+	res := mustRunProgram(t, dir, bin, "vacuum")
 	if !strings.Contains(res.stdout, "table totals: removed 0 data files") || !strings.Contains(res.stdout, "retention 168h0m0s") {
 		t.Errorf("vacuum with the default retention:\n%s", res.stdout)
 	}
 	// A retention below the tables' (168h) is refused, naming each table,
 	// its retention and the override, and removes nothing.
-	res = lifeRun(t, dir, bin, "vacuum", "--retain", "0s")
+	res = runProgram(t, dir, bin, "vacuum", "--retain", "0s")
 	if res.code != 1 {
 		t.Errorf("--retain 0s without --allow-short-retention: exit %d, want 1\n%s%s", res.code, res.stdout, res.stderr)
 	}
@@ -83,7 +74,7 @@ func TestVacuumCommand(t *testing.T) {
 		t.Errorf("the refused vacuum removed files (orphan: %v, totals: %d files)", err, parquets(totals))
 	}
 	// The help gives --retain one default, the tables' retention.
-	help := lifeMustRun(t, dir, bin, "vacuum", "--help")
+	help := mustRunProgram(t, dir, bin, "vacuum", "--help")
 	var retain string
 	for _, line := range strings.Split(help.stdout, "\n") {
 		if strings.Contains(line, "--retain DURATION") {
@@ -94,7 +85,7 @@ func TestVacuumCommand(t *testing.T) {
 		t.Errorf("vacuum --help, --retain line %q:\n%s", retain, help.stdout)
 	}
 
-	res = lifeMustRun(t, dir, bin, "vacuum", "--retain", "0s", "--allow-short-retention", "--dry-run")
+	res = mustRunProgram(t, dir, bin, "vacuum", "--retain", "0s", "--allow-short-retention", "--dry-run")
 	if !strings.Contains(res.stdout, "table totals: would remove 2 data files") || !strings.Contains(res.stdout, "part-orphan.snappy.parquet") {
 		t.Errorf("dry run:\n%s", res.stdout)
 	}
@@ -102,7 +93,7 @@ func TestVacuumCommand(t *testing.T) {
 		t.Error("--dry-run removed files")
 	}
 	time.Sleep(10 * time.Millisecond)
-	res = lifeMustRun(t, dir, bin, "vacuum", "--retain", "0s", "--allow-short-retention")
+	res = mustRunProgram(t, dir, bin, "vacuum", "--retain", "0s", "--allow-short-retention")
 	if !strings.Contains(res.stdout, "table totals: removed 2 data files") || !strings.Contains(res.stdout, "table events: removed 1 data files") {
 		t.Errorf("vacuum --retain 0s:\n%s", res.stdout)
 	}
@@ -113,15 +104,15 @@ func TestVacuumCommand(t *testing.T) {
 		t.Error("the orphan file was kept")
 	}
 	for table, rows := range before {
-		if got := lifeRows(t, dir, bin, table); !slices.Equal(got, rows) {
+		if got := showRows(t, dir, bin, table); !slices.Equal(got, rows) {
 			t.Errorf("%s after vacuum: %v, want %v", table, got, rows)
 		}
 	}
-	events := lifeMustRun(t, dir, bin, "events")
+	events := mustRunProgram(t, dir, bin, "events")
 	if !strings.Contains(events.stdout, "maintenance_progress") {
 		t.Errorf("no maintenance_progress event:\n%s", events.stdout)
 	}
-	if res := lifeRun(t, dir, bin, "vacuum", "--retain", "-1h", "--allow-short-retention"); res.code != 2 {
+	if res := runProgram(t, dir, bin, "vacuum", "--retain", "-1h", "--allow-short-retention"); res.code != 2 {
 		t.Errorf("--retain -1h: exit %d, want 2\n%s", res.code, res.stderr)
 	}
 }
