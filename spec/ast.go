@@ -4,7 +4,9 @@ import "gopkg.in/yaml.v3"
 
 // This file is the spec's syntax tree: the YAML as written, every node with
 // its position, nothing resolved yet. Load builds it after the document has
-// passed the JSON Schema, so the shapes below are the schema's.
+// passed the JSON Schema, so the shapes below are the schema's; each field's
+// `yaml` tag names its key, and decode (decode.go) fills the fields by their
+// tags (TestSyntaxTreeTagsCoverSchema keeps tags and schema in step).
 
 // File is one loaded YAML file of a pipeline.
 type File struct {
@@ -77,44 +79,44 @@ func (l StrList) Set() bool { return l.Pos.Line != 0 }
 // sources, datasets and flows of the main file and its libraries, in file
 // order.
 type SpecAST struct {
-	Files           []*File // main file first
-	Pipeline        Str
-	Description     Str
-	Parameters      []*ParamDecl
-	Checks          []Str
-	Catalog         Str
-	Schema          Str
-	Trigger         *TriggerDecl
-	SessionTimeZone Str
-	Libraries       []Str
-	Sources         []*SourceDecl
-	Datasets        []*DatasetDecl
-	Flows           []*FlowDecl
+	Files           []*File        // main file first
+	Pipeline        Str            `yaml:"pipeline"`
+	Description     Str            `yaml:"description"`
+	Parameters      []*ParamDecl   `yaml:"parameters,named"`
+	Checks          []Str          `yaml:"checks"`
+	Catalog         Str            `yaml:"catalog"`
+	Schema          Str            `yaml:"schema"`
+	Trigger         *TriggerDecl   `yaml:"trigger"`
+	SessionTimeZone Str            `yaml:"session_time_zone"`
+	Libraries       []Str          `yaml:"libraries"`
+	Sources         []*SourceDecl  `yaml:"sources,named"`
+	Datasets        []*DatasetDecl `yaml:"datasets,named"`
+	Flows           []*FlowDecl    `yaml:"flows,named"`
 }
 
 // ParamDecl is one entry of `parameters:`.
 type ParamDecl struct {
 	Name        Str
-	Type        Str
-	Default     Str // the default as written; DefaultTag says how YAML typed it
+	Type        Str `yaml:"type"`
+	Default     Str `yaml:"default"` // the default as written; DefaultTag says how YAML typed it
 	DefaultTag  string
-	Description Str
+	Description Str `yaml:"description"`
 }
 
 // TriggerDecl is the pipeline's `trigger:`.
 type TriggerDecl struct {
 	Pos      Pos
 	Mode     Str // available_now or once; empty when Interval is set
-	Interval Str
+	Interval Str `yaml:"interval"`
 }
 
 // SourceDecl is one entry of `sources:`.
 type SourceDecl struct {
 	Name              Str
-	Files             *FilesDecl
-	Table             Str
-	Schema            Str
-	RescuedDataColumn Str
+	Files             *FilesDecl `yaml:"files"`
+	Table             Str        `yaml:"table"`
+	Schema            Str        `yaml:"schema"`
+	RescuedDataColumn Str        `yaml:"rescued_data_column"`
 	// NoRescuedData is set by rescued_data_column: false.
 	NoRescuedData bool
 }
@@ -122,19 +124,19 @@ type SourceDecl struct {
 // FilesDecl is a source's `files:`.
 type FilesDecl struct {
 	Pos                  Pos
-	Path                 Str
-	Format               Str
+	Path                 Str                  `yaml:"path"`
+	Format               Str                  `yaml:"format"`
 	Options              []*FormatOptionsDecl // the json:, csv: and parquet: sections written
-	MaxFilesPerTrigger   Int
-	MaxBytesPerTrigger   Str // a size as written: "512mb" or "1048576"
-	IncludeExistingFiles Bool
-	AllowOverwrites      Bool
-	PathGlobFilter       Str
-	MinFileAge           Str // a Go duration as written
-	IgnoreCorruptFiles   Bool
-	IgnoreMissingFiles   Bool
-	OnMalformed          Str
-	SchemaEvolution      Str
+	MaxFilesPerTrigger   Int                  `yaml:"max_files_per_trigger"`
+	MaxBytesPerTrigger   Str                  `yaml:"max_bytes_per_trigger"` // a size as written: "512mb" or "1048576"
+	IncludeExistingFiles Bool                 `yaml:"include_existing_files"`
+	AllowOverwrites      Bool                 `yaml:"allow_overwrites"`
+	PathGlobFilter       Str                  `yaml:"path_glob_filter"`
+	MinFileAge           Str                  `yaml:"min_file_age"` // a Go duration as written
+	IgnoreCorruptFiles   Bool                 `yaml:"ignore_corrupt_files"`
+	IgnoreMissingFiles   Bool                 `yaml:"ignore_missing_files"`
+	OnMalformed          Str                  `yaml:"on_malformed"`
+	SchemaEvolution      Str                  `yaml:"schema_evolution"`
 }
 
 // FormatOptionsDecl is one format's option section (`csv: {...}`).
@@ -153,63 +155,63 @@ type KeyValue struct {
 // DatasetDecl is one entry of `datasets:`.
 type DatasetDecl struct {
 	Name         Str
-	Kind         Str
-	Comment      Str
-	Properties   []KeyValue
-	PartitionBy  StrList
-	Schema       Str
-	Query        Str
-	Expectations []*ExpectationDecl
+	Kind         Str                `yaml:"kind"`
+	Comment      Str                `yaml:"comment"`
+	Properties   []KeyValue         `yaml:"properties"`
+	PartitionBy  StrList            `yaml:"partition_by"`
+	Schema       Str                `yaml:"schema"`
+	Query        Str                `yaml:"query"`
+	Expectations []*ExpectationDecl `yaml:"expectations"`
 	// ReadChangeFeed makes the dataset's query read the tables it streams
 	// as their change data feed.
-	ReadChangeFeed Bool
+	ReadChangeFeed Bool `yaml:"read_change_feed"`
 	// Watermark is the event-time watermark of the stream the query reads.
-	Watermark *WatermarkDecl
+	Watermark *WatermarkDecl `yaml:"watermark"`
 }
 
 // WatermarkDecl is a dataset's or flow's `watermark:`, the spec's form of
 // the SQL clause WATERMARK column DELAY OF interval.
 type WatermarkDecl struct {
 	Pos    Pos
-	Column Str
-	Delay  Str
+	Column Str `yaml:"column"`
+	Delay  Str `yaml:"delay"`
 }
 
 // ExpectationDecl is one entry of a dataset's `expectations:`.
 type ExpectationDecl struct {
 	Pos         Pos
-	Name        Str
-	Expr        Str
-	OnViolation Str
+	Name        Str `yaml:"name"`
+	Expr        Str `yaml:"expr"`
+	OnViolation Str `yaml:"on_violation"`
 }
 
 // FlowDecl is one entry of `flows:`.
 type FlowDecl struct {
 	Name    Str
-	Target  Str
-	Query   Str
-	Once    Bool
-	Comment Str
-	AutoCDC *AutoCDCDecl
+	Target  Str          `yaml:"target"`
+	Query   Str          `yaml:"query"`
+	Once    Bool         `yaml:"once"`
+	Comment Str          `yaml:"comment"`
+	AutoCDC *AutoCDCDecl `yaml:"auto_cdc"`
 	// ReadChangeFeed makes the flow's query read the tables it streams as
 	// their change data feed.
-	ReadChangeFeed Bool
+	ReadChangeFeed Bool `yaml:"read_change_feed"`
 	// Watermark is the event-time watermark of the stream the query reads.
-	Watermark *WatermarkDecl
+	Watermark *WatermarkDecl `yaml:"watermark"`
 }
 
 // AutoCDCDecl is a flow's `auto_cdc:`.
 type AutoCDCDecl struct {
 	Pos                       Pos
-	Source                    Str
-	Keys                      StrList
-	SequenceBy                StrList
-	IgnoreNullUpdates         Bool
-	ApplyAsDeletes            Str
-	ApplyAsTruncates          Str
-	Columns                   StrList
-	ExceptColumns             StrList
-	SCDType                   Int
-	TrackHistoryColumns       StrList
-	TrackHistoryExceptColumns StrList
+	Source                    Str     `yaml:"source"`
+	Keys                      StrList `yaml:"keys"`
+	SequenceBy                StrList `yaml:"sequence_by"`
+	IgnoreNullUpdates         Bool    `yaml:"ignore_null_updates"`
+	ApplyAsDeletes            Str     `yaml:"apply_as_deletes"`
+	ApplyAsTruncates          Str     `yaml:"apply_as_truncates"`
+	Columns                   StrList `yaml:"columns"`
+	ExceptColumns             StrList `yaml:"except_columns"`
+	SCDType                   Int     `yaml:"scd_type"`
+	TrackHistoryColumns       StrList `yaml:"track_history_columns"`
+	TrackHistoryExceptColumns StrList `yaml:"track_history_except_columns"`
 }
