@@ -165,13 +165,7 @@ func (h *tableHandle) ownedBy(m delta.Metadata) bool {
 // with the same metadata (id, schema, partitioning, other properties) plus
 // the owner properties, and no data change.
 func (h *tableHandle) adopt() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return delta.Retry(func() error {
-		s, err := h.meta()
-		if err != nil {
-			return err
-		}
+	return h.retryCommit(false, func(s *delta.Snapshot) error {
 		if s == nil || h.ownedBy(s.Metadata) {
 			return nil
 		}
@@ -181,7 +175,7 @@ func (h *tableHandle) adopt() error {
 			m.Configuration = map[string]string{}
 		}
 		h.ownerConfiguration(m.Configuration)
-		_, err = delta.Append(h.path, s, nil, delta.WriteOptions{Metadata: &m, Operation: "SET TBLPROPERTIES",
+		_, err := delta.Append(h.path, s, nil, delta.WriteOptions{Metadata: &m, Operation: "SET TBLPROPERTIES",
 			OperationParameters: map[string]any{"properties": fmt.Sprintf("{%q:%q,%q:%q}",
 				PipelineIDProperty, h.owner.ID, PipelineNameProperty, h.owner.Name)}})
 		if err != nil {

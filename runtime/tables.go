@@ -437,13 +437,7 @@ func partitionList(cols []string) string {
 // (new nullable columns) when the dataset's schema grew. An incompatible
 // change fails with the instruction to run a full refresh.
 func (h *tableHandle) ensure(d *tableDesc) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return delta.Retry(func() error {
-		s, err := h.meta()
-		if err != nil {
-			return err
-		}
+	return h.retryCommit(false, func(s *delta.Snapshot) (err error) {
 		var opts delta.WriteOptions
 		if s == nil {
 			if opts.Metadata, err = h.metadataFor(d, d.columns, "", time.Now()); err != nil {
@@ -527,23 +521,34 @@ func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, 
 	})
 }
 
+// retryCommit runs commit under h's lock with the table's latest snapshot
+// (with its live files when withFiles, else its metadata only; nil when
+// the table does not exist yet), and again from a fresh snapshot for as
+// long as another writer committed the version it tried first
+// (delta.Retry). It is the one commit loop of a table handle.
+func (h *tableHandle) retryCommit(withFiles bool, commit func(s *delta.Snapshot) error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	load := h.meta
+	if withFiles {
+		load = h.snapshot
+	}
+	return delta.Retry(func() error {
+		s, err := load()
+		if err != nil {
+			return err
+		}
+		return commit(s)
+	})
+}
+
 // commitExisting commits to the existing table with write, given the
 // latest snapshot (with its live files when withFiles, else its metadata
 // only) and opts with the flow's txn; it reloads and retries when another
 // writer committed first.
 func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, withFiles bool, write func(s *delta.Snapshot, opts delta.WriteOptions) error) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	txn.apply(&opts)
-	return delta.Retry(func() error {
-		load := h.meta
-		if withFiles {
-			load = h.snapshot
-		}
-		s, err := load()
-		if err != nil {
-			return err
-		}
+	return h.retryCommit(withFiles, func(s *delta.Snapshot) error {
 		if s == nil {
 			return fmt.Errorf("table %s does not exist at %s", h.name, h.path)
 		}
@@ -560,14 +565,8 @@ func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, wi
 // commitReplace replaces the table's contents (and schema) with files in
 // one commit: readers see the old rows or the new, never none.
 func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnAction) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	adds := h.adds(files)
-	return delta.Retry(func() error {
-		s, err := h.snapshot()
-		if err != nil {
-			return err
-		}
+	return h.retryCommit(true, func(s *delta.Snapshot) (err error) {
 		opts := delta.WriteOptions{Operation: "CREATE OR REPLACE TABLE AS SELECT", OperationParameters: map[string]any{
 			"isManaged": "false", "description": d.comment, "partitionBy": partitionJSON(d.partitionBy), "properties": "{}",
 		}}

@@ -18,8 +18,6 @@ package eventlog
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +25,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -189,11 +188,4 @@ func (l *Log) Close() error {
 // NewID returns a random version 4 UUID (RFC 9562) in its 36-character
 // text form: the form of the event log's event and update ids, which the
 // runtime also uses for flow ids (the Delta txn appId).
-func NewID() string {
-	var b [16]byte
-	rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-}
+func NewID() string { return sqlfn.UUID() }
