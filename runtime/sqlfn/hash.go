@@ -257,11 +257,13 @@ func murmurLong(v int64, seed int32) int32 {
 // murmurBytes is Spark's hashUnsafeBytes: 4-byte little-endian words, then
 // each remaining byte, sign-extended, as a word of its own (Spark's
 // historical variant, which differs from standard Murmur3 in the tail).
-func murmurBytes(b []byte, seed int32) int32 {
+// It takes a string as well, to hash one without copying it.
+func murmurBytes[B string | []byte](b B, seed int32) int32 {
 	h1 := uint32(seed)
 	aligned := len(b) - len(b)%4
 	for i := 0; i < aligned; i += 4 {
-		h1 = mixH1(h1, mixK1(binary.LittleEndian.Uint32(b[i:])))
+		w := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24
+		h1 = mixH1(h1, mixK1(w))
 	}
 	for i := aligned; i < len(b); i++ {
 		h1 = mixH1(h1, mixK1(uint32(int32(int8(b[i])))))

@@ -3,7 +3,6 @@ package sqlfn
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"reflect"
 )
 
@@ -97,47 +96,14 @@ func javaHashCode(k any) int32 {
 	return 0
 }
 
-func murmurMixK1(k uint32) uint32 {
-	k *= 0xcc9e2d51
-	k = bits.RotateLeft32(k, 15)
-	return k * 0x1b873593
-}
-
-func murmurMixH1(h, k uint32) uint32 {
-	h ^= k
-	h = bits.RotateLeft32(h, 13)
-	return h*5 + 0xe6546b64
-}
-
-func murmurFmix(h uint32, n int) uint32 {
-	h ^= uint32(n)
-	h ^= h >> 16
-	h *= 0x85ebca6b
-	h ^= h >> 13
-	h *= 0xc2b2ae35
-	return h ^ h>>16
-}
-
 // guavaMurmur3Int is Guava's Hashing.murmur3_32().hashInt(h).
 func guavaMurmur3Int(h int32) uint32 {
-	return murmurFmix(murmurMixH1(0, murmurMixK1(uint32(h))), 4)
+	return fmix32(mixH1(0, mixK1(uint32(h))), 4)
 }
 
 // utf8StringHash is Spark's UTF8String.hashCode: Murmur3_x86_32's
-// hashUnsafeBytes with seed 42 over the UTF-8 bytes (little-endian words,
-// then each remaining byte, sign-extended, as a word of its own).
-func utf8StringHash(s string) int32 {
-	h := uint32(42)
-	n := len(s) - len(s)%4
-	for i := 0; i < n; i += 4 {
-		w := uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
-		h = murmurMixH1(h, murmurMixK1(w))
-	}
-	for i := n; i < len(s); i++ {
-		h = murmurMixH1(h, murmurMixK1(uint32(int32(int8(s[i])))))
-	}
-	return int32(murmurFmix(h, len(s)))
-}
+// hashUnsafeBytes with seed 42 over the UTF-8 bytes.
+func utf8StringHash(s string) int32 { return murmurBytes(s, 42) }
 
 // ModeOrdered returns mode(x, true) and mode() WITHIN GROUP (ORDER BY x
 // [DESC]) as Spark's Mode with a sort direction computes them: the most
