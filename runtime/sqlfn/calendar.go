@@ -309,12 +309,12 @@ func ParseTimestampIn(s string, loc *time.Location) (types.Timestamp, bool) {
 	if !ok || p.justTime {
 		return 0, false
 	}
+	if p.zone != nil {
+		loc = p.zone
+	}
 	local, ok := localMicros(p.year, p.month, p.day, p.hour, p.minute, p.second, p.micros)
 	if !ok {
 		return 0, false
-	}
-	if p.zone != nil {
-		loc = p.zone
 	}
 	return types.Timestamp(fromLocal(local, loc)), true
 }

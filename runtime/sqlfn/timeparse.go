@@ -185,19 +185,7 @@ func mulAdd(a, b, c int64) (int64, bool) {
 // times, and — unlike Spark, which takes today's date — a time without a
 // date, which would make the result depend on when it runs.
 func CastStringTimestamp(s string) (types.Timestamp, bool) {
-	p, ok := parseTimestampString(s)
-	if !ok || p.justTime {
-		return 0, false
-	}
-	local, ok := localMicros(p.year, p.month, p.day, p.hour, p.minute, p.second, p.micros)
-	if !ok {
-		return 0, false
-	}
-	loc := p.zone
-	if loc == nil {
-		loc = SessionTimeZone()
-	}
-	return types.Timestamp(fromLocal(local, loc)), true
+	return ParseTimestampIn(s, SessionTimeZone())
 }
 
 // CastStringTimestampNTZ parses s as CAST(s AS TIMESTAMP_NTZ): the formats
