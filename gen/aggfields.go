@@ -11,13 +11,7 @@ import (
 
 // distinctMatters reports whether a's DISTINCT changes its result: not for
 // min, max, bit_and and bit_or, which a repeated value leaves as they are.
-func distinctMatters(a *sql.AggCall) bool {
-	switch a.Func {
-	case "min", "max", "bit_and", "bit_or":
-		return false
-	}
-	return a.Distinct
-}
+func distinctMatters(a *sql.AggCall) bool { return a.DistinctMatters() }
 
 // distinctOrder reports whether a DISTINCT aggregate keeps its distinct
 // values in order of first appearance besides the set: only a floating-point
@@ -126,16 +120,10 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 	argT := func(i int) types.Type { return a.Args[i].ResultType() }
 	if distinctMatters(a) {
 		// DISTINCT: the set of distinct non-NULL argument values.
-		switch a.Func {
-		case "count", "sum", "avg", "mean", "bit_xor":
-		default:
-			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT in " + a.Func})
-		}
-		if t := pc.distinctTuple(a); t != nil {
-			return []jen.Code{f("", jen.Qual(pkgRuntime, "Set").Types(t))}
-		}
-		if len(a.Args) != 1 || !comparable(argT(0)) {
-			panic(&UnsupportedError{Pos: a.Pos, What: "DISTINCT aggregate " + a.Func + " over these arguments"})
+		// sql.Uncompilable admits count, sum, avg, mean and bit_xor, over
+		// one comparable argument or (count) a tuple of them.
+		if a.DistinctTuple() {
+			return []jen.Code{f("", jen.Qual(pkgRuntime, "Set").Types(pc.distinctTuple(a)))}
 		}
 		set := jen.Qual(pkgRuntime, "Set").Types(pc.setKeyType(argT(0)))
 		if !distinctOrder(a) {
@@ -178,22 +166,13 @@ func (pc *planCompiler) aggFields(j int, a *sql.AggCall) []jen.Code {
 	case "approx_count_distinct":
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "HLL"))}
 	case "percentile", "median", "percentile_approx", "percentile_cont", "percentile_disc", "mode":
+		// Counts keys are Go's ordered types (sql.CountsKey).
 		t := argT(0)
-		switch {
-		case t.Kind == types.DecimalKind:
-			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
-		case !t.IsNumeric() && !t.IsInterval() && t.Kind != types.StringKind && t.Kind != types.DateKind && t.Kind != types.TimestampKind && t.Kind != types.TimestampNTZKind:
-			// Counts keys are Go's ordered types.
-			panic(&UnsupportedError{Pos: a.Pos, What: a.Func + " of " + t.String()})
-		}
 		return []jen.Code{f("", jen.Qual(pkgSQLFn, "Counts").Types(pc.reg.baseType(t)))}
 	case "min_by", "max_by":
 		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("OK", jen.Bool()), f("By", pc.reg.baseType(argT(1))), f("Set", jen.Bool())}
 	case "collect_set":
-		elem := *a.Type.Elem
-		if !comparable(elem) {
-			panic(&UnsupportedError{Pos: a.Pos, What: "collect_set over " + elem.String()})
-		}
+		elem := *a.Type.Elem // sql.Comparable (sql.Uncompilable)
 		return []jen.Code{f("", pc.reg.baseType(a.Type)), f("Seen", jen.Map(pc.setKeyType(elem)).Struct())}
 	}
 	panic(&UnsupportedError{Pos: a.Pos, What: "aggregate function " + a.Func})
@@ -223,19 +202,13 @@ func setKey(t types.Type, v jen.Code) *jen.Statement {
 	return jen.Add(v)
 }
 
-// distinctTuple is the set key type of count(DISTINCT a, b, ...), a Go
-// struct of the arguments' set keys (fields F0, F1, ...), or nil for
-// another aggregate or an argument that cannot be a key.
+// distinctTuple is the set key type of count(DISTINCT a, b, ...) (an
+// aggregate a.DistinctTuple holds for), a Go struct of the arguments' set
+// keys (fields F0, F1, ...).
 func (pc *planCompiler) distinctTuple(a *sql.AggCall) jen.Code {
-	if a.Func != "count" || len(a.Args) < 2 {
-		return nil
-	}
 	fields := make([]jen.Code, len(a.Args))
 	for i, x := range a.Args {
 		t := x.ResultType()
-		if !comparable(t) {
-			return nil
-		}
 		fields[i] = jen.Id(fmt.Sprintf("F%d", i)).Add(pc.setKeyType(t))
 	}
 	return jen.Struct(fields...)

@@ -32,7 +32,7 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 	opaque := map[int]bool{}
 	if p.GroupingSets == nil && !pc.statefulOp(p) {
 		for i, g := range p.Groups {
-			if t := g.ResultType(); !comparable(t) {
+			if t := g.ResultType(); !sql.Comparable(t) {
 				opaque[i] = true
 				stateFields = append(stateFields, jen.Id(groupField(i)).Add(pc.reg.baseType(t)), jen.Id(groupField(i)+"OK").Bool())
 			}
@@ -82,8 +82,8 @@ func (pc *planCompiler) aggregate(b *block, p *sql.Aggregate, consume consumer) 
 			vals := make([]val, len(p.Groups))
 			for i, g := range p.Groups {
 				vals[i] = rb.bind(ec.compile(rb, g))
-				if !comparable(vals[i].t) && !opaque[i] {
-					panic(&UnsupportedError{What: "GROUP BY a value of type " + vals[i].t.String()})
+				if !sql.Comparable(vals[i].t) && !opaque[i] {
+					uncompilable("GROUP BY a value of type %s", vals[i].t)
 				}
 			}
 			if withSets {

@@ -71,7 +71,7 @@ func (c *exprCompiler) hash(b *block, e *sql.Call) val {
 func (c *exprCompiler) timeWindow(b *block, e *sql.Call) val {
 	size, offset, ok := sql.WindowDurations(e)
 	if !ok {
-		c.unsupported(e.Pos, "window() with a slide different from its duration")
+		uncompilable("window() with a slide different from its duration")
 	}
 	ts := b.bind(c.compile(b, e.Args[0]))
 	start := b.fn.tmp("start")

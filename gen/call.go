@@ -88,7 +88,8 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	}
 	fn := sql.LookupFunction(e.Func)
 	if fn == nil || fn.Impl.Kind == sql.ImplInline || fn.Impl.Kind == sql.ImplNone {
-		c.unsupported(e.Pos, "function %s", e.Func)
+		// ImplNone: sql.Uncompilable; ImplInline: a case above.
+		uncompilable("function %s", e.Func)
 	}
 	impl := fn.Impl
 	if (e.Func == "to_date" || e.Func == "to_timestamp") && len(e.Args) == 1 && e.Args[0].ResultType().Kind != types.StringKind {
@@ -107,18 +108,9 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	for i, a := range e.Args {
 		args[i] = b.bind(c.compile(b, a))
 	}
-	name := impl.Name
-	if len(args) > 0 {
-		kindOf := args[0].t.Kind
-		if e.Func == "timestampdiff" || e.Func == "timestampadd" {
-			kindOf = args[len(args)-1].t.Kind // after the unit: TIMESTAMP or TIMESTAMP_NTZ
-		}
-		if n, ok := impl.ByKind[kindOf]; ok {
-			if n == "" {
-				c.unsupported(e.Pos, "function %s of %s", e.Func, args[0].t)
-			}
-			name = n
-		}
+	name, ok := fn.Helper(e)
+	if !ok {
+		uncompilable("function %s of %s", e.Func, args[0].t)
 	}
 	if (e.Func == "ceil" || e.Func == "floor") && len(args) == 2 {
 		// ceil(x, d) and floor(x, d): the checker cast x to DECIMAL.

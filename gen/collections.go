@@ -154,8 +154,8 @@ func (c *exprCompiler) arraysZip(b *block, e *sql.Call, args []val) val {
 // type (Spark's Cast of complex types); a NULL value stays NULL.
 func (c *exprCompiler) nestedCast(b *block, e *sql.Cast, x val) val {
 	from, to := x.t, e.Type
-	if from.Kind != to.Kind {
-		c.unsupported(e.Pos, "CAST from %s to %s", from, to)
+	if !sql.CastCompiles(from, to) {
+		uncompilable("CAST from %s to %s", from, to)
 	}
 	if c.lambdas == nil {
 		c.lambdas = map[int]*lambdaBinding{}
@@ -169,9 +169,6 @@ func (c *exprCompiler) nestedCast(b *block, e *sql.Cast, x val) val {
 		f := &sql.Lambda{Params: []*sql.LambdaVar{elem}, Body: body}
 		return c.transform(b, &sql.Call{Func: "transform", Args: []sql.Expr{e.X, f}, Type: to, Nullable: x.ok != nil, Pos: e.Pos}, x)
 	case types.StructKind:
-		if len(from.Fields) != len(to.Fields) {
-			c.unsupported(e.Pos, "CAST from %s to %s", from, to)
-		}
 		c.lambdas[id] = &lambdaBinding{x: val{v: x.v, t: from}}
 		defer delete(c.lambdas, id)
 		var args []sql.Expr
@@ -217,7 +214,7 @@ func (c *exprCompiler) nestedCast(b *block, e *sql.Cast, x val) val {
 		b.add(ifValid(x.ok, jen.For(jen.List(jen.Id("_"), jen.Id(kv)).Op(":=").Range().Add(x.v.Clone())).Block(loop.stmts...))...)
 		return val{v: jen.Id(out), ok: cloneOK(x.ok), t: to}
 	}
-	c.unsupported(e.Pos, "CAST from %s to %s", from, to)
+	uncompilable("CAST from %s to %s", from, to)
 	return val{}
 }
 

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -184,16 +183,19 @@ func TestEveryFunctionCompiles(t *testing.T) {
 			one := fmt.Sprintf("  f%d:\n    kind: materialized_view\n    query: SELECT %s AS v FROM t\n", n, call)
 			n++
 			p, diags := loadSpec(functionsSpec + one)
+			if fn.Impl.Kind == sql.ImplNone {
+				// spec rejects it (sql.Uncompilable): Generate never sees it.
+				if !strings.Contains(diags, "function "+fn.Name+" is not supported yet") {
+					t.Errorf("%s: the table marks %s not compiled, but spec says %q", call, fn.Name, diags)
+				}
+				continue
+			}
 			if diags != "" {
 				t.Errorf("%s does not check: %s", call, diags)
 				continue
 			}
 			_, err := Generate(p, Options{Version: "test"})
-			var ue *UnsupportedError
 			switch {
-			case fn.Impl.Kind == sql.ImplNone && !errors.As(err, &ue):
-				t.Errorf("%s: the table marks %s not compiled, but Generate says %v", call, fn.Name, err)
-			case fn.Impl.Kind == sql.ImplNone:
 			case err != nil:
 				t.Errorf("%s: %v", call, err)
 			default:

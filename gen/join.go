@@ -41,8 +41,8 @@ func (pc *planCompiler) join(b *block, p *sql.Join, concurrent bool, consume con
 		keys := make([]val, len(buildKeys))
 		for i, k := range buildKeys {
 			keys[i] = rb.bind(ec.compile(rb, k))
-			if !comparable(keys[i].t) {
-				panic(&UnsupportedError{What: "a join key of type " + keys[i].t.String()})
+			if !sql.Comparable(keys[i].t) {
+				uncompilable("a join key of type %s", keys[i].t)
 			}
 		}
 		if key == nil {

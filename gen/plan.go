@@ -392,21 +392,6 @@ func (t *tuple) fields(v jen.Code) []val {
 	return out
 }
 
-// comparable reports whether values of t can be Go map keys.
-func comparable(t types.Type) bool {
-	switch t.Kind {
-	case types.BinaryKind, types.ArrayKind, types.MapKind:
-		return false
-	case types.StructKind:
-		for _, f := range t.Fields {
-			if !comparable(f.Type) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // distinct passes on each distinct row once, in order of first appearance.
 // With several inputs (UNION) one set spans them all; its key type
 // follows the output columns (cols), nullable where any input is.
@@ -420,8 +405,8 @@ func (pc *planCompiler) distinctOf(b *block, inputs []sql.Plan, cols []sql.Colum
 	seen := pc.fn.tmp("seen")
 	shape := make([]val, len(cols))
 	for i, c := range cols {
-		if !comparable(c.Type) {
-			panic(&UnsupportedError{What: "DISTINCT over a column of type " + c.Type.String()})
+		if !sql.Comparable(c.Type) {
+			uncompilable("DISTINCT over a column of type %s", c.Type)
 		}
 		shape[i] = val{t: c.Type}
 		if c.Nullable {

@@ -213,8 +213,8 @@ func (pc *planCompiler) dedupWithinWatermark(b *block, w *sql.Window, consume co
 		keys := make([]val, len(w.PartitionBy))
 		for i, e := range w.PartitionBy {
 			keys[i] = rb.bind(ec.compile(rb, e))
-			if !comparable(keys[i].t) {
-				panic(&UnsupportedError{What: "PARTITION BY a value of type " + keys[i].t.String()})
+			if !sql.Comparable(keys[i].t) {
+				uncompilable("PARTITION BY a value of type %s", keys[i].t)
 			}
 		}
 		if keyT == nil {

@@ -35,8 +35,10 @@ func asUnsupported(r any) *UnsupportedError {
 	return &UnsupportedError{Internal: fmt.Sprint(r)}
 }
 
-// unsupported aborts compilation of the current query; Generate recovers it
-// into an *UnsupportedError.
-func (c *exprCompiler) unsupported(pos int, format string, args ...any) {
-	panic(&UnsupportedError{Pos: pos, What: fmt.Sprintf(format, args...)})
+// uncompilable aborts compilation on a construct that sql.Uncompilable
+// reports, so that spec rejected it before gen ran: for checked input it is
+// unreachable. Generate recovers it into an internal *UnsupportedError (a
+// pipegen bug: the checker and the generator disagree).
+func uncompilable(format string, args ...any) {
+	panic(fmt.Sprintf("gen: "+format+", which sql.Uncompilable rejects", args...))
 }

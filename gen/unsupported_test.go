@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pipegen/pipegen/runtime/types"
 	"github.com/pipegen/pipegen/spec/sql"
 )
 
@@ -33,5 +34,55 @@ func TestGenerateReturnsInternalErrors(t *testing.T) {
 	}
 	if ue.Internal == "" || ue.Flow != "m" || !strings.Contains(err.Error(), "flow m: the code generator failed on this query") {
 		t.Errorf("error %q (flow %q, internal %q): want an internal error of flow m", err, ue.Flow, ue.Internal)
+	}
+}
+
+// uncompilableCases are queries over raw (id BIGINT, tags ARRAY<STRING>)
+// that type-check but hold a construct the generator cannot compile, and
+// the construct as the user sees it.
+var uncompilableCases = []struct{ query, what string }{
+	{"SELECT DISTINCT tags FROM raw", "DISTINCT over a column of type ARRAY<STRING>"},
+	{"SELECT tags FROM raw UNION SELECT tags FROM raw", "DISTINCT over a column of type ARRAY<STRING>"},
+	{"SELECT a.id FROM raw a JOIN raw b ON a.tags = b.tags", "a join key of type ARRAY<STRING>"},
+	{"SELECT tags, count(*) AS n FROM raw GROUP BY ROLLUP(tags)", "GROUP BY a value of type ARRAY<STRING>"},
+	{"SELECT collect_set(tags) AS s FROM raw", "collect_set over ARRAY<STRING>"},
+	{"SELECT count(DISTINCT tags) AS n FROM raw", "DISTINCT aggregate count over these arguments"},
+	{"SELECT collect_list(DISTINCT id) AS l FROM raw", "DISTINCT in collect_list"},
+	{"SELECT CAST(tags AS STRING) AS s FROM raw", "CAST from ARRAY<STRING> to STRING"},
+}
+
+// TestSpecRejectsWhatGenCannotCompile checks that each construct the
+// generator rejects is reported by spec (sql.Uncompilable) with its
+// wording, so that Generate never sees it.
+func TestSpecRejectsWhatGenCannotCompile(t *testing.T) {
+	for _, tt := range uncompilableCases {
+		src := "pipeline: p\nsources:\n  raw:\n    files: {path: in, format: json}\n    schema: \"id BIGINT, tags ARRAY<STRING>\"\n" +
+			"datasets:\n  m:\n    kind: materialized_view\n    query: " + tt.query + "\n"
+		p, diags := loadSpec(src)
+		want := "flow m: " + tt.what + " is not supported yet"
+		if p != nil || !strings.Contains(diags, want) || !strings.Contains(diags, "[UNSUPPORTED_FEATURE]") {
+			t.Errorf("%s: diagnostics %q, want %q", tt.query, diags, want)
+		}
+	}
+}
+
+// TestGenerateTreatsUncompilableAsInternal checks that a plan holding a
+// construct sql.Uncompilable rejects, which checked input never does, is
+// an internal error of the generator, not a limit reported to the user.
+func TestGenerateTreatsUncompilableAsInternal(t *testing.T) {
+	p, diags := loadSpec("pipeline: p\nsources:\n  raw:\n    files: {path: in, format: json}\n    schema: \"tags ARRAY<STRING>\"\n" +
+		"datasets:\n  m:\n    kind: materialized_view\n    query: SELECT CAST(tags AS ARRAY<INT>) AS s FROM raw\n")
+	if diags != "" {
+		t.Fatal(diags)
+	}
+	cast := sql.Find(p.Flows[0].Plan.(*sql.Project).Exprs[0], func(e sql.Expr) bool {
+		_, ok := e.(*sql.Cast)
+		return ok
+	}).(*sql.Cast)
+	cast.Type = types.StringType // CAST(tags AS STRING): not compiled
+	_, err := Generate(p, Options{Version: "test"})
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Internal == "" || !strings.Contains(ue.Internal, "sql.Uncompilable") {
+		t.Fatalf("Generate error %v: want an internal error naming sql.Uncompilable", err)
 	}
 }

@@ -109,6 +109,7 @@ func (r *resolver) checkExpr(text Str, columns []Column, what string) sql.Expr {
 		r.errorf(text.Pos, "DATATYPE_MISMATCH", "write a condition such as amount > 0", "%s must be a BOOLEAN expression, got %s", what, t)
 		return nil
 	}
+	r.uncompilable(text, what, sql.UncompilableExpr(e))
 	return e
 }
 
@@ -174,6 +175,7 @@ func (r *resolver) checkView(rl *rel) {
 		return
 	}
 	rl.ds.View = plan
+	r.uncompilable(rl.text, "view "+rl.name, sql.Uncompilable(plan, nil))
 	rl.columns = columnsOf(plan.Output())
 	rl.ds.Columns = rl.columns
 	rl.checked = true
@@ -200,6 +202,7 @@ func (r *resolver) checkTable(rl *rel) {
 			if plan != nil {
 				fn.flow.Plan = plan
 				r.checkStateful(rl, fn, plan)
+				r.uncompilable(fn.text, "flow "+fn.name, sql.Uncompilable(plan, fn.flow.Stateful))
 				for _, c := range columnsOf(plan.Output()) {
 					if !c.Hidden {
 						out = append(out, c)

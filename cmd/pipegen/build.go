@@ -157,9 +157,10 @@ func generate(stderr io.Writer, file string, loc locations) (*spec.Pipeline, map
 }
 
 // loadAndGenerate loads and checks a spec and, when it is valid,
-// generates its program, so that validate reports what the code generator
-// cannot compile as a diagnostic at the construct's position, as build
-// does. A table source without a declared schema takes the schema of its
+// generates its program. What the code generator cannot compile is
+// reported by the checker (sql.Uncompilable) as diagnostics; an error of
+// Generate for a checked spec is a limit the checker missed or a bug,
+// placed at the flow as a diagnostic. A table source without a declared schema takes the schema of its
 // table's Delta log when the table is found: under loc.warehouse, or at
 // its delta.`path`; a schema_evolution source the columns its schema log
 // under loc.storage recorded. err is an internal failure of the generator.
