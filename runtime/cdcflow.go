@@ -298,7 +298,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 
 // runChangeBatch runs one micro-batch of an AUTO CDC flow: the flow's
 // function collects the changes, then they are merged into the target and
-// committed with the flow's txn (see cdcStore.apply).
+// committed with the flow's txn (see cdc.Store.Merge and applyCDC).
 func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
 	plan, err := u.resolveBatch(f, cp, off)
 	if err != nil {

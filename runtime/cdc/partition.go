@@ -15,7 +15,7 @@ import (
 // A partitioned target's files follow the protocol as every partitioned
 // table's do (partition.go): Hive-style folders, partitionValues on every
 // add, remove and cdc action, the partition columns left out of the data
-// and change files. How the key-range leaves of cdcstore.go meet the
+// and change files. How the key-range leaves of store.go meet the
 // partitions depends on the keys:
 //
 //   - keyed: every partition column is a key column, so all the rows of a
