@@ -13,6 +13,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/pipegen/pipegen/runtime/cdc"
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
@@ -47,13 +48,13 @@ const TombstoneTTLProperty = "pipelines.cdc.tombstoneGCThresholdInSeconds"
 // DefaultTombstoneTTL is pipegen's tombstone retention: 7 days, Delta's
 // default retention of removed files (delta.deletedFileRetentionDuration).
 // A tombstone is dropped when its leaf is next rewritten after that.
-const DefaultTombstoneTTL = delta.DefaultDeletedFileRetention
+const DefaultTombstoneTTL = cdc.DefaultTombstoneTTL
 
 // AutoCDC is an AUTO CDC flow as generated code declares it (Databricks
 // AUTO CDC, formerly APPLY CHANGES INTO): Source is the change feed, read
 // as a stream; each row is one change, applied to Target by key in
-// sequence order as SCD type 1 or 2. See cdcmerge.go for the semantics and
-// cdcstore.go for the storage.
+// sequence order as SCD type 1 or 2. See runtime/cdc: merge.go for the
+// semantics and store.go for the storage.
 type AutoCDC[S, T any] struct {
 	Source Readable[S]
 	Target *Table[T]
@@ -92,74 +93,34 @@ func SequenceStruct(values ...any) any { return parquetio.Struct(values) }
 
 // cdcBatch is what a CDC flow's run collected from its micro-batch.
 type cdcBatch struct {
-	spec    *cdcSpec
-	changes []cdcChange
-	trunc   []byte
-	counts  []sinkCounts
+	spec   *cdc.Spec
+	batch  *cdc.Batch
+	counts []sinkCounts
 }
 
 // spec returns the non-generic description of the flow.
-func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdcSpec, error) {
-	schema := a.Target.Codec.Schema
-	s := &cdcSpec{flow: ctx.flow.Name, target: a.Target.Name, schema: schema, seqType: a.SequenceType, sequenceBy: a.SequenceBy,
-		scd2: a.SCDType == 2, ignoreNulls: a.IgnoreNullUpdates, tombstoneTTL: DefaultTombstoneTTL}
-	s.data = schema
-	if s.scd2 {
-		n := len(schema)
-		if n < 2 || schema[n-2].Name != "__START_AT" || schema[n-1].Name != "__END_AT" {
-			return nil, fmt.Errorf("SCD type 2 target %s must end with __START_AT and __END_AT", s.target)
-		}
-		s.data = schema[:n-2]
-	}
-	for _, k := range a.Keys {
-		i := s.data.Index(k)
-		if i < 0 {
-			return nil, fmt.Errorf("key column %s is not a column of %s", k, s.target)
-		}
-		s.keys = append(s.keys, i)
-	}
-	s.tracked = make([]bool, len(s.data))
-	for i := range s.tracked {
-		s.tracked[i] = a.TrackHistory == nil
-	}
-	for _, c := range a.TrackHistory {
-		i := s.data.Index(c)
-		if i < 0 {
-			return nil, fmt.Errorf("history column %s is not a column of %s", c, s.target)
-		}
-		s.tracked[i] = true
-	}
-	for _, f := range s.data {
-		if strings.HasPrefix(f.Name, "__cdc_") {
-			return nil, fmt.Errorf("column %s of %s: names starting with __cdc_ are reserved for AUTO CDC's state; rename the column", f.Name, s.target)
-		}
-	}
+func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdc.Spec, error) {
+	ttl := DefaultTombstoneTTL
 	if v, ok := ctx.target.desc.properties[TombstoneTTLProperty]; ok {
 		secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil || secs < 0 {
-			return nil, fmt.Errorf("table %s: property %s = %q is not a number of seconds", s.target, TombstoneTTLProperty, v)
+			return nil, fmt.Errorf("table %s: property %s = %q is not a number of seconds", a.Target.Name, TombstoneTTLProperty, v)
 		}
-		s.tombstoneTTL = time.Duration(secs) * time.Second
+		ttl = time.Duration(secs) * time.Second
 	}
-	var err error
-	if s.parts, err = newCDCParts(schema, a.Target.PartitionBy, s.keys); err != nil {
-		return nil, fmt.Errorf("table %s: %w", s.target, err)
-	}
-	return s, nil
+	return cdc.NewSpec(cdc.Config{Flow: ctx.flow.Name, Target: a.Target.Name, Schema: a.Target.Codec.Schema, Keys: a.Keys,
+		SequenceBy: a.SequenceBy, SequenceType: a.SequenceType, SCD2: a.SCDType == 2, IgnoreNullUpdates: a.IgnoreNullUpdates,
+		TrackHistory: a.TrackHistory, TombstoneTTL: ttl, PartitionBy: a.Target.PartitionBy})
 }
 
 // cdcWorker is one scan worker's share of a micro-batch.
 type cdcWorker struct {
-	dec     *parquetio.Decoder
-	row     parquet.Row
-	at      string // the file being read
-	n       int64  // rows read from it so far
-	changes []cdcChange
-	trunc   []byte
-	counts  sinkCounts
-	// parts interns the partition values of the changes' keys (a target
-	// partitioned by key columns), by partition folder.
-	parts map[string]delta.PartitionValues
+	dec    *parquetio.Decoder
+	row    parquet.Row
+	at     string // the file being read
+	n      int64  // rows read from it so far
+	batch  *cdc.Batch
+	counts sinkCounts
 }
 
 // ApplyChanges runs an AUTO CDC flow's micro-batch: it reads the change
@@ -182,7 +143,7 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 		defer mu.Unlock()
 		st := workers[w]
 		if st == nil {
-			st = &cdcWorker{dec: parquetio.NewDecoder(spec.schema), counts: sinkCounts{
+			st = &cdcWorker{dec: parquetio.NewDecoder(a.Target.Codec.Schema), batch: spec.NewBatch(), counts: sinkCounts{
 				passed: make([]int64, len(a.Target.Expectations)), failed: make([]int64, len(a.Target.Expectations))}}
 			workers[w] = st
 		}
@@ -204,9 +165,7 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 				return a.nullError(ctx, st, "sequence_by column", col, &rows[i])
 			}
 			if kind == Truncate {
-				if enc := appendOrdered(nil, seq, spec.seqType); bytes.Compare(enc, st.trunc) > 0 {
-					st.trunc = enc
-				}
+				st.batch.Truncate(seq)
 				continue
 			}
 			st.row = a.Target.Codec.Shred(&out, st.row[:0])
@@ -214,65 +173,40 @@ func ApplyChanges[S, T any](ctx *FlowContext, a *AutoCDC[S, T]) error {
 			if err != nil {
 				return err
 			}
-			data := vals[:len(spec.data)]
-			for _, k := range spec.keys {
-				if data[k] == nil {
-					return a.nullError(ctx, st, "key column", spec.data[k].Name, &rows[i])
-				}
+			if col := spec.NullKey(vals); col != "" {
+				return a.nullError(ctx, st, "key column", col, &rows[i])
 			}
-			var row []any
-			if kind == Upsert {
-				drop, err := a.Target.check(&out, ctx.Params(), &st.counts)
-				if err != nil {
+			if kind != Upsert {
+				st.counts.written++
+				if err := st.batch.Delete(seq, vals, now); err != nil {
 					return err
 				}
-				if drop {
-					continue
-				}
-				row = data
+				continue
+			}
+			drop, err := a.Target.check(&out, ctx.Params(), &st.counts)
+			if err != nil {
+				return err
+			}
+			if drop {
+				continue
 			}
 			st.counts.written++
-			c := cdcChange{key: appendTuple(nil, data, spec.data, spec.keys), rec: spec.newRecord(seq, row, now)}
-			if p := spec.parts; p != nil && p.keyed {
-				if c.group, c.pv, err = st.partition(p, data); err != nil {
-					return fmt.Errorf("table %s: %w", spec.target, err)
-				}
+			if err := st.batch.Upsert(seq, vals, now); err != nil {
+				return err
 			}
-			st.changes = append(st.changes, c)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	b := &cdcBatch{spec: spec}
+	b := &cdcBatch{spec: spec, batch: spec.NewBatch()}
 	for _, st := range workers {
-		b.changes = append(b.changes, st.changes...)
-		if bytes.Compare(st.trunc, b.trunc) > 0 {
-			b.trunc = st.trunc
-		}
+		b.batch.Append(st.batch)
 		b.counts = append(b.counts, st.counts)
 	}
 	ctx.cdc = b
 	return nil
-}
-
-// partition returns the partition folder and values of a change's key
-// columns (data), interned per worker.
-func (st *cdcWorker) partition(p *cdcParts, data []any) (string, delta.PartitionValues, error) {
-	pv, err := p.values(data)
-	if err != nil {
-		return "", nil, err
-	}
-	dir := p.path(pv)
-	if old, ok := st.parts[dir]; ok {
-		return dir, old, nil
-	}
-	if st.parts == nil {
-		st.parts = map[string]delta.PartitionValues{}
-	}
-	st.parts[dir] = pv
-	return dir, pv, nil
 }
 
 // nullSequence returns the name of the sequence_by column that is NULL in
@@ -364,7 +298,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 
 // runChangeBatch runs one micro-batch of an AUTO CDC flow: the flow's
 // function collects the changes, then they are merged into the target and
-// committed with the flow's txn (see cdcStore.apply).
+// committed with the flow's txn (see cdc.Store.Merge and applyCDC).
 func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
 	plan, err := u.resolveBatch(f, cp, off)
 	if err != nil {
@@ -379,13 +313,9 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, 
 	if b == nil {
 		return errors.New("the flow's function did not call ApplyChanges")
 	}
-	st := &cdcStore{spec: b.spec, h: h, stateDir: filepath.Join(u.checkpointDir(f), "cdc_state"), prefix: ctx.filePrefix, now: time.Now()}
-	keys := make([]string, len(b.spec.keys))
-	for i, k := range b.spec.keys {
-		keys[i] = b.spec.data[k].Name
-	}
-	out, err := st.apply(b.changes, b.trunc, flowTxn(f, cp, off), map[string]any{
-		"predicate": "AUTO CDC KEYS (" + strings.Join(keys, ", ") + ")", "flow": f.Name, "queryId": cp.Meta.ID, "epochId": off.Batch,
+	st := newCDCStore(b.spec, h, filepath.Join(u.checkpointDir(f), "cdc_state"), ctx.filePrefix)
+	out, err := applyCDC(st, h, b.batch, flowTxn(f, cp, off), map[string]any{
+		"predicate": "AUTO CDC KEYS (" + strings.Join(b.spec.KeyNames(), ", ") + ")", "flow": f.Name, "queryId": cp.Meta.ID, "epochId": off.Batch,
 	})
 	if err != nil {
 		return err
@@ -397,8 +327,94 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, 
 		b.counts[i].written = 0 // the target's row changes are counted below
 	}
 	res.add(ctx, b.counts, expectationNames(f.Target), h.name)
-	res.outputRows += out.upserted + out.deleted
-	res.upserted += out.upserted
-	res.deleted += out.deleted
+	res.outputRows += out.Upserted + out.Deleted
+	res.upserted += out.Upserted
+	res.deleted += out.Deleted
 	return nil
+}
+
+// cdcLeafKeys is the leaf size of AUTO CDC targets (cdc.Store.LeafKeys);
+// tests lower it to route keys across many leaves.
+var cdcLeafKeys = cdc.DefaultLeafKeys
+
+// newCDCStore returns the store of an AUTO CDC target, its state files in
+// stateDir, the files of this batch attempt named with prefix.
+func newCDCStore(spec *cdc.Spec, h *tableHandle, stateDir, prefix string) *cdc.Store {
+	return &cdc.Store{Spec: spec, Table: h.name, Path: h.path, StateDir: stateDir, Prefix: prefix, Now: time.Now(),
+		LeafKeys: cdcLeafKeys, WriteRows: writeRows}
+}
+
+// applyCDC merges a micro-batch of changes into the target of h and
+// commits the result with txn in one Delta commit (a MERGE with the
+// change data files); nothing stays written when it fails.
+func applyCDC(st *cdc.Store, h *tableHandle, b *cdc.Batch, txn *txnAction, params map[string]any) (*cdc.Merged, error) {
+	snap, err := h.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	if snap == nil {
+		return nil, fmt.Errorf("table %s does not exist at %s", h.name, h.path)
+	}
+	m, err := st.Merge(snap, b)
+	if err != nil {
+		return nil, err
+	}
+	faultPoint("after-data-files")
+	if err := h.commitMerge(m.Removes, m.Adds, m.Changes, txn, params); err != nil {
+		m.Discard()
+		return nil, err
+	}
+	faultPoint("after-commit")
+	m.Collect()
+	return m, nil
+}
+
+// commitMerge commits a copy-on-write rewrite of some files with its
+// change data files and the flow's txn. It fails when the files it removes
+// are no longer live.
+func (h *tableHandle) commitMerge(removes, adds []delta.Add, changes []delta.CDC, txn *txnAction, params map[string]any) error {
+	opts := delta.WriteOptions{Operation: "MERGE", OperationParameters: params, Changes: changes}
+	return h.commitExisting(opts, txn, true, func(s *delta.Snapshot, opts delta.WriteOptions) error {
+		_, err := delta.ReplaceFiles(h.path, s, removes, adds, opts)
+		return err
+	})
+}
+
+// writeRows writes rows of generic values in the canonical layout of
+// schema into a new data file under dir (cdc.WriteRowsFunc).
+func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows [][]any) (string, parquetio.FileInfo, error) {
+	f, err := newDataFile(dir, prefix, worker, seq, schema)
+	if err != nil {
+		return "", parquetio.FileInfo{}, err
+	}
+	enc := parquetio.NewEncoder(schema)
+	var vals parquet.Row
+	ends := make([]int, 0, shredBatch)
+	batch := make([]parquet.Row, 0, shredBatch)
+	for i, r := range rows {
+		var err error
+		if vals, err = enc.Append(vals, r); err != nil {
+			f.discard()
+			return "", parquetio.FileInfo{}, fmt.Errorf("write %s: row %d: %w", f.path, i, err)
+		}
+		ends = append(ends, len(vals))
+		if len(ends) < shredBatch && i < len(rows)-1 {
+			continue
+		}
+		start := 0
+		for _, end := range ends {
+			batch = append(batch, vals[start:end:end])
+			start = end
+		}
+		if err := f.write(batch); err != nil {
+			f.discard()
+			return "", parquetio.FileInfo{}, err
+		}
+		vals, ends, batch = vals[:0], ends[:0], batch[:0]
+	}
+	df, err := f.finish()
+	if err != nil {
+		return "", parquetio.FileInfo{}, err
+	}
+	return df.rel, parquetio.FileInfo{Size: df.size, NumRecords: df.rows, Stats: df.stats}, nil
 }

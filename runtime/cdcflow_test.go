@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/cdc/cdctest"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/delta/deltatest"
 	"github.com/pipegen/pipegen/runtime/parquetio"
@@ -39,16 +40,16 @@ func refPipeline(scd2, trackExceptCity bool, exps []Expectation[[]any]) (*Pipeli
 // refPipelineWith is refPipeline with edit (if not nil) applied to the
 // flow and its AUTO CDC settings.
 func refPipelineWith(scd2, trackExceptCity bool, exps []Expectation[[]any], edit func(*Flow, *AutoCDC[[]any, []any])) (*Pipeline, *Table[[]any]) {
-	spec := refSpec(scd2, trackExceptCity)
+	schema := cdctest.Schema(scd2)
 	src := jsonSource("users_cdc", "landing", refSourceSchema)
-	target := &Table[[]any]{Name: "users", Kind: StreamingTable, Codec: anyCodec(spec.schema), Expectations: exps,
+	target := &Table[[]any]{Name: "users", Kind: StreamingTable, Codec: anyCodec(schema), Expectations: exps,
 		Properties: map[string]string{delta.ChangeDataFeedProperty: "true"}}
 	a := &AutoCDC[[]any, []any]{
 		Source: src, Target: target, Keys: []string{"userId"},
 		SequenceBy: []string{"sequenceNum"}, SequenceType: types.LongType, SCDType: 1,
 		Change: func(w *Worker, s *[]any, out *[]any) (ChangeKind, any, error) {
 			r := *s
-			o := make([]any, len(spec.schema))
+			o := make([]any, len(schema))
 			copy(o, r[:3])
 			*out = o
 			switch r[3] {
@@ -77,21 +78,21 @@ func refPipelineWith(scd2, trackExceptCity bool, exps []Expectation[[]any], edit
 // landFiles writes one JSON-lines file per batch into dir/landing, with
 // increasing modification times so that they are ingested in this order
 // after the n files already there.
-func landFiles(t testing.TB, dir string, n int, batches [][]refChange) int {
+func landFiles(t testing.TB, dir string, n int, batches [][]cdctest.Change) int {
 	t.Helper()
 	base := time.Now().Add(-time.Hour)
 	for _, b := range batches {
 		var rows []map[string]any
 		for _, c := range b {
-			m := map[string]any{"operation": c.op, "sequenceNum": c.seq}
-			if c.op != "TRUNCATE" {
-				m["userId"] = c.userID
+			m := map[string]any{"operation": c.Op, "sequenceNum": c.Seq}
+			if c.Op != "TRUNCATE" {
+				m["userId"] = c.UserID
 			}
-			if c.name != "" {
-				m["name"] = c.name
+			if c.Name != "" {
+				m["name"] = c.Name
 			}
-			if c.city != "" {
-				m["city"] = c.city
+			if c.City != "" {
+				m["city"] = c.City
 			}
 			rows = append(rows, m)
 		}
@@ -119,11 +120,11 @@ func changeFeedRows(t testing.TB, table string) ([]string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live := rowBag{}
+	live := cdctest.RowBag{}
 	for _, r := range rows {
-		live.apply(t, r[len(snap.Schema)].(string), parquetio.FormatRow(r[:len(snap.Schema)], snap.Schema))
+		live.Apply(t, r[len(snap.Schema)].(string), parquetio.FormatRow(r[:len(snap.Schema)], snap.Schema))
 	}
-	out := live.rows()
+	out := live.Rows()
 	commits, err := delta.ReadCommits(table, -1, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -152,23 +153,23 @@ func changeFeedRows(t testing.TB, table string) ([]string, int) {
 // log replay.
 func TestCDCFlowEverySplitAcrossUpdates(t *testing.T) {
 	defer func(n int) { cdcLeafKeys = n }(cdcLeafKeys)
-	for _, tc := range refCases {
+	for _, tc := range cdctest.Cases {
 		for _, by := range [][]string{nil, {"city"}, {"userId"}} {
-			name := tc.name
+			name := tc.Name
 			if by != nil {
 				name += "/partition_by_" + by[0]
 			}
-			t.Run(name, func(t *testing.T) { testCDCFlowSplits(t, tc.name, tc.scd2, tc.trackCity, tc.feed, tc.want, by) })
+			t.Run(name, func(t *testing.T) { testCDCFlowSplits(t, tc.Name, tc.SCD2, tc.TrackCity, tc.Feed, tc.Want, by) })
 		}
 	}
 }
 
 // testCDCFlowSplits is one case of TestCDCFlowEverySplitAcrossUpdates:
 // three runs of feed cut at random, the target partitioned by by.
-func testCDCFlowSplits(t *testing.T, name string, scd2, trackCity bool, feed []refChange, want []string, by []string) {
+func testCDCFlowSplits(t *testing.T, name string, scd2, trackCity bool, feed []cdctest.Change, want []string, by []string) {
 	tc := struct {
 		scd2, trackCity bool
-		feed            []refChange
+		feed            []cdctest.Change
 		want            []string
 	}{scd2, trackCity, feed, want}
 	rng := rand.New(rand.NewPCG(7, uint64(len(name))))
@@ -178,7 +179,7 @@ func testCDCFlowSplits(t *testing.T, name string, scd2, trackCity bool, feed []r
 		if run > 0 {
 			rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
-		batches := splits(order, uint(rng.IntN(1<<(len(order)-1))))
+		batches := cdctest.Splits(order, uint(rng.IntN(1<<(len(order)-1))))
 		dir := t.TempDir()
 		p, target := refPipeline(tc.scd2, tc.trackCity, nil)
 		target.PartitionBy = by
@@ -191,13 +192,13 @@ func testCDCFlowSplits(t *testing.T, name string, scd2, trackCity bool, feed []r
 		}
 		table := tablePath(dir, "users")
 		got := tableRows(t, table, -1)
-		if !slices.Equal(got, sorted(tc.want)) {
-			t.Fatalf("order %v (%d files):\n got %q\nwant %q", order, n, got, sorted(tc.want))
+		if !slices.Equal(got, cdctest.Sorted(tc.want)) {
+			t.Fatalf("order %v (%d files):\n got %q\nwant %q", order, n, got, cdctest.Sorted(tc.want))
 		}
 		if tc.scd2 {
-			checkHistory(t, got)
+			cdctest.CheckHistory(t, got)
 		}
-		checkLeaves(t, table)
+		cdctest.CheckLeaves(t, table)
 		feed, withCDC := changeFeedRows(t, table)
 		if !slices.Equal(feed, got) || withCDC == 0 {
 			t.Fatalf("the change data feed (%d commits with cdc actions) replays to %q, the table holds %q", withCDC, feed, got)
@@ -220,7 +221,7 @@ func testCDCFlowSplits(t *testing.T, name string, scd2, trackCity bool, feed []r
 func TestCDCFlowTableFormat(t *testing.T) {
 	dir := t.TempDir()
 	p, _ := refPipeline(true, false, nil)
-	landFiles(t, dir, 0, splits(refFeed, 0b1000))
+	landFiles(t, dir, 0, cdctest.Splits(cdctest.Feed, 0b1000))
 	mustRun(t, p, dir, RunOptions{})
 	table := tablePath(dir, "users")
 	snap, err := delta.Load(table)
@@ -294,7 +295,7 @@ func TestCDCFlowNullKeyOrSequenceFailsTheBatch(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		p, _ := refPipeline(false, false, nil)
-		landFiles(t, dir, 0, [][]refChange{refFeed[:2]})
+		landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:2]})
 		mustRun(t, p, dir, RunOptions{})
 		table := tablePath(dir, "users")
 		before := tableRows(t, table, -1)
@@ -338,11 +339,11 @@ func TestCDCFlowExpectationsAndEvents(t *testing.T) {
 		}},
 	}
 	p, _ := refPipeline(false, false, exps)
-	feed := append(slices.Clone(refFeed), refChange{127, "Ana", "", "INSERT", 3})
-	landFiles(t, dir, 0, [][]refChange{feed})
+	feed := append(slices.Clone(cdctest.Feed), cdctest.NewChange(127, "Ana", "", "INSERT", 3))
+	landFiles(t, dir, 0, [][]cdctest.Change{feed})
 	mustRun(t, p, dir, RunOptions{})
-	if got := tableRows(t, tablePath(dir, "users"), -1); !slices.Equal(got, refB) {
-		t.Errorf("rows %q, want %q (127 dropped)", got, refB)
+	if got := tableRows(t, tablePath(dir, "users"), -1); !slices.Equal(got, cdctest.B) {
+		t.Errorf("rows %q, want %q (127 dropped)", got, cdctest.B)
 	}
 	evs := events(t, dir, "cdc")
 	done := flowProgress(evs, "users_flow", statusCompleted)
@@ -377,7 +378,7 @@ func TestCDCFlowExpectationsAndEvents(t *testing.T) {
 		t.Errorf("flow_type %q, want CHANGE", flowType)
 	}
 	// A second update deletes 124.
-	landFiles(t, dir, 1, [][]refChange{{{124, "", "", "DELETE", 7}}})
+	landFiles(t, dir, 1, [][]cdctest.Change{{cdctest.NewChange(124, "", "", "DELETE", 7)}})
 	mustRun(t, p, dir, RunOptions{})
 	done = flowProgress(events(t, dir, "cdc"), "users_flow", statusCompleted)
 	if m := done[len(done)-1]["metrics"].(map[string]any); m["num_deleted_rows"] != 1.0 || m["num_upserted_rows"] != 0.0 {
@@ -391,7 +392,7 @@ func TestCDCFlowFailExpectationCommitsNothing(t *testing.T) {
 		return types.Some((*r)[1] != "Lily"), nil
 	}}}
 	p, _ := refPipeline(false, false, exps)
-	landFiles(t, dir, 0, [][]refChange{refFeed})
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed})
 	out, err := runPipeline(t, p, dir, RunOptions{})
 	var ee *ExpectationError
 	if !errors.As(err, &ee) && (err == nil || !strings.Contains(err.Error(), `expectation "no_lily"`)) {
@@ -408,7 +409,7 @@ func TestCDCFlowFailExpectationCommitsNothing(t *testing.T) {
 func TestCDCFlowFullRefreshResetsState(t *testing.T) {
 	dir := t.TempDir()
 	p, _ := refPipeline(false, false, nil)
-	landFiles(t, dir, 0, [][]refChange{refFeed[:5]}) // 123 deleted at 6
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:5]}) // 123 deleted at 6
 	mustRun(t, p, dir, RunOptions{})
 	mustRun(t, p, dir, RunOptions{FullRefresh: []string{"users"}})
 	got := tableRows(t, tablePath(dir, "users"), -1)
@@ -420,53 +421,6 @@ func TestCDCFlowFullRefreshResetsState(t *testing.T) {
 	snap, _ := delta.Load(tablePath(dir, "users"))
 	if len(states) != len(snap.Files) {
 		t.Errorf("%d state files for %d leaves: unreferenced state files were not removed", len(states), len(snap.Files))
-	}
-}
-
-// checkLeaves checks that the data files of a CDC target partition the key
-// space as their tags say: the first leaf starts at the lowest key, the
-// leaves' lower bounds increase, and each file holds only keys of its
-// range, sorted, up to its greatest key.
-func checkLeaves(t testing.TB, table string) {
-	t.Helper()
-	snap, err := delta.Load(table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := newCDCParts(snap.Schema, snap.Metadata.PartitionColumns, []int{0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &cdcStore{spec: &cdcSpec{flow: "test", parts: parts}, h: newTableHandle("test", table, nil)}
-	leaves, _, err := st.loadLeaves(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range leaves {
-		next := i+1 < len(leaves) && leaves[i+1].group == l.group
-		first := i == 0 || leaves[i-1].group != l.group
-		for _, a := range l.adds {
-			r, err := delta.OpenFile(table, snap.Metadata.PartitionColumns, a.Path, a.PartitionValues, snap.Schema)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows, err := r.ReadAll()
-			r.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var prev []byte
-			for _, row := range rows {
-				k := appendOrdered(nil, row[0], snap.Schema[0].Type)
-				if (!first && bytes.Compare(k, l.lo) < 0) || (next && bytes.Compare(k, leaves[i+1].lo) >= 0) || bytes.Compare(k, l.hi) > 0 || bytes.Compare(k, prev) < 0 {
-					t.Fatalf("leaf %d (lo %x, hi %x) holds key %v out of its range or order", i, l.lo, l.hi, row[0])
-				}
-				if parts != nil && parts.keyed && parts.path(a.PartitionValues) != l.group {
-					t.Fatalf("leaf %d of partition %s has file %s in another partition", i, l.group, a.Path)
-				}
-				prev = k
-			}
-		}
 	}
 }
 
@@ -534,17 +488,17 @@ func checkPartitionedLayout(t testing.TB, table string, by []string) {
 func TestCDCFlowChangedKeysOrTypeNeedsFullRefresh(t *testing.T) {
 	dir := t.TempDir()
 	scd1, _ := refPipeline(false, false, nil)
-	landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:4]})
 	mustRun(t, scd1, dir, RunOptions{})
 	scd2, _ := refPipeline(true, false, nil)
-	landFiles(t, dir, 1, [][]refChange{refFeed[4:]})
+	landFiles(t, dir, 1, [][]cdctest.Change{cdctest.Feed[4:]})
 	_, err := runPipeline(t, scd2, dir, RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "changed its keys, sequence or SCD type (was keys(userId) sequence BIGINT scd1, now keys(userId) sequence BIGINT scd2)") ||
 		!strings.Contains(err.Error(), "--full-refresh users") {
 		t.Fatalf("switching the SCD type: error %v", err)
 	}
 	mustRun(t, scd2, dir, RunOptions{FullRefresh: []string{"users"}})
-	if got := tableRows(t, tablePath(dir, "users"), -1); !slices.Equal(got, sorted(refD)) {
+	if got := tableRows(t, tablePath(dir, "users"), -1); !slices.Equal(got, cdctest.Sorted(cdctest.D)) {
 		t.Errorf("after the full refresh: %q", got)
 	}
 }
@@ -559,15 +513,15 @@ func TestCDCFlowAcrossDeltaCheckpoints(t *testing.T) {
 	dir := t.TempDir()
 	p, _ := refPipeline(false, false, nil)
 	rng := rand.New(rand.NewPCG(3, 4))
-	last := map[int32]refChange{}
-	var batches [][]refChange
+	last := map[int32]cdctest.Change{}
+	var batches [][]cdctest.Change
 	for i := 0; i < 25; i++ {
-		c := refChange{userID: int32(100 + rng.IntN(8)), name: fmt.Sprintf("n%d", i), city: "c", op: "UPSERT", seq: int64(i + 1)}
+		c := cdctest.Change{UserID: int32(100 + rng.IntN(8)), Name: fmt.Sprintf("n%d", i), City: "c", Op: "UPSERT", Seq: int64(i + 1)}
 		if rng.IntN(4) == 0 {
-			c.op, c.name, c.city = "DELETE", "", ""
+			c.Op, c.Name, c.City = "DELETE", "", ""
 		}
-		last[c.userID] = c
-		batches = append(batches, []refChange{c})
+		last[c.UserID] = c
+		batches = append(batches, []cdctest.Change{c})
 	}
 	landFiles(t, dir, 0, batches)
 	mustRun(t, p, dir, RunOptions{})
@@ -577,15 +531,15 @@ func TestCDCFlowAcrossDeltaCheckpoints(t *testing.T) {
 	}
 	var want []string
 	for id, c := range last {
-		if c.op != "DELETE" {
-			want = append(want, fmt.Sprintf("%d | %s | c", id, c.name))
+		if c.Op != "DELETE" {
+			want = append(want, fmt.Sprintf("%d | %s | c", id, c.Name))
 		}
 	}
 	slices.Sort(want)
 	if got := tableRows(t, table, -1); !slices.Equal(got, want) {
 		t.Errorf("after %d batches: %q, want %q", len(batches), got, want)
 	}
-	checkLeaves(t, table)
+	cdctest.CheckLeaves(t, table)
 }
 
 // TestCDCFlowPartitionedRewritesTouchedPartitions: a target partitioned by
@@ -607,9 +561,9 @@ func TestCDCFlowPartitionedRewritesTouchedPartitions(t *testing.T) {
 			dir := t.TempDir()
 			p, target := refPipeline(tc.scd2, false, nil)
 			target.PartitionBy = []string{tc.by}
-			n := landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+			n := landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:4]})
 			mustRun(t, p, dir, RunOptions{})
-			landFiles(t, dir, n, [][]refChange{{{125, "Mercedes", "Tijuana", "UPDATE", 3}}})
+			landFiles(t, dir, n, [][]cdctest.Change{{cdctest.NewChange(125, "Mercedes", "Tijuana", "UPDATE", 3)}})
 			mustRun(t, p, dir, RunOptions{})
 			table := tablePath(dir, "users")
 			v, _ := delta.LatestVersion(table)
@@ -628,7 +582,7 @@ func TestCDCFlowPartitionedRewritesTouchedPartitions(t *testing.T) {
 				t.Errorf("the second batch removed files in %q, want %q", removed, tc.want)
 			}
 			checkPartitionedLayout(t, table, []string{tc.by})
-			checkLeaves(t, table)
+			cdctest.CheckLeaves(t, table)
 		})
 	}
 }
@@ -639,7 +593,7 @@ func TestCDCFlowPartitionedRewritesTouchedPartitions(t *testing.T) {
 func TestCDCFlowChangedPartitioningNeedsFullRefresh(t *testing.T) {
 	dir := t.TempDir()
 	p, _ := refPipeline(false, false, nil)
-	landFiles(t, dir, 0, [][]refChange{refFeed})
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed})
 	mustRun(t, p, dir, RunOptions{})
 	table := tablePath(dir, "users")
 	v, _ := delta.LatestVersion(table)
@@ -653,7 +607,7 @@ func TestCDCFlowChangedPartitioningNeedsFullRefresh(t *testing.T) {
 		t.Fatalf("the refused update committed versions %d..%d", v+1, v2)
 	}
 	mustRun(t, p2, dir, RunOptions{FullRefresh: []string{"users"}})
-	if got := tableRows(t, table, -1); !slices.Equal(got, sorted(refB)) {
+	if got := tableRows(t, table, -1); !slices.Equal(got, cdctest.Sorted(cdctest.B)) {
 		t.Fatalf("after the full refresh: %q", got)
 	}
 	snap, err := delta.Load(table)
@@ -665,5 +619,5 @@ func TestCDCFlowChangedPartitioningNeedsFullRefresh(t *testing.T) {
 			t.Errorf("file %s is not in a partition folder", f.Path)
 		}
 	}
-	checkLeaves(t, table)
+	cdctest.CheckLeaves(t, table)
 }

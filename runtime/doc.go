@@ -15,7 +15,8 @@
 // with the flow's id and batch id), materialized views are recomputed and
 // replaced in one commit, and the trigger `available_now` drains the backlog
 // present when the update starts and exits. AUTO CDC flows (cdcflow.go,
-// cdcmerge.go, cdcstore.go) merge change feeds into their targets as SCD
-// type 1 or 2, rewriting only the files that hold changed keys, and write
-// the Delta change data feed that ChangeFeed reads (docs/flows.md).
+// with the merge and its key-range store in runtime/cdc) merge change
+// feeds into their targets as SCD type 1 or 2, rewriting only the files
+// that hold changed keys, and write the Delta change data feed that
+// ChangeFeed reads (docs/flows.md).
 package runtime

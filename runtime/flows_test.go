@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/cdc/cdctest"
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/source"
@@ -237,9 +238,9 @@ func TestDownstreamOfCDCTarget(t *testing.T) {
 		return p
 	}
 	dir := t.TempDir()
-	landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:4]})
 	mustRun(t, build(false), dir, RunOptions{})
-	landFiles(t, dir, 1, [][]refChange{refFeed[4:]})
+	landFiles(t, dir, 1, [][]cdctest.Change{cdctest.Feed[4:]})
 	mustRun(t, build(false), dir, RunOptions{})
 	if got := tableRows(t, tablePath(dir, "users_per_city"), -1); !slices.Equal(got, []string{"Cancun | 1", "Guadalajara | 1", "Oaxaca | 1"}) {
 		t.Errorf("materialized view after updates and deletes: %q", got)
@@ -262,9 +263,9 @@ func TestDownstreamOfCDCTarget(t *testing.T) {
 	// A plain stream follows the inserts of the first merge, then fails
 	// naming the table and the fix at the first update of rows.
 	dir = t.TempDir()
-	landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:4]})
 	mustRun(t, build(true), dir, RunOptions{})
-	landFiles(t, dir, 1, [][]refChange{refFeed[4:]})
+	landFiles(t, dir, 1, [][]cdctest.Change{cdctest.Feed[4:]})
 	_, err := runPipeline(t, build(true), dir, RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "table users changed at version 2 by an operation that is not an append") {
 		t.Errorf("a plain stream of the CDC target: error %v", err)

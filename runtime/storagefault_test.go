@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/cdc/cdctest"
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/types"
@@ -76,9 +77,9 @@ func landFaultInput(t *testing.T, dir string, n int) {
 		landOrders(t, dir, "orders", fmt.Sprintf("o%02d.json", i), t0.Add(time.Duration(i)*time.Minute), 10*i+1, 10*i+2)
 	}
 	if n == 0 {
-		landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+		landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:4]})
 	} else {
-		landFiles(t, dir, 1, [][]refChange{refFeed[4:]})
+		landFiles(t, dir, 1, [][]cdctest.Change{cdctest.Feed[4:]})
 	}
 }
 

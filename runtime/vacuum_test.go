@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/cdc/cdctest"
 	"github.com/pipegen/pipegen/runtime/delta"
 )
 
@@ -70,11 +71,11 @@ func TestVacuumedChangeFeedNamesTheFix(t *testing.T) {
 		return p
 	}
 	dir := t.TempDir()
-	landFiles(t, dir, 0, [][]refChange{refFeed[:4]})
+	landFiles(t, dir, 0, [][]cdctest.Change{cdctest.Feed[:4]})
 	mustRun(t, build(), dir, RunOptions{})
 	// users advances (a merge: update and delete, written as change data
 	// files) while the reader is left behind.
-	landFiles(t, dir, 1, [][]refChange{refFeed[4:]})
+	landFiles(t, dir, 1, [][]cdctest.Change{cdctest.Feed[4:]})
 	mustRun(t, build(), dir, RunOptions{Refresh: []string{"users"}})
 	cdc, _ := filepath.Glob(filepath.Join(tablePath(dir, "users"), "_change_data", "*"))
 	if len(cdc) == 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	prt "github.com/pipegen/pipegen/runtime"
+	"github.com/pipegen/pipegen/runtime/cdc"
 	"github.com/pipegen/pipegen/spec"
 	"github.com/pipegen/pipegen/spec/sql"
 )
@@ -274,9 +275,9 @@ func compareTable(old, new *spec.Dataset, needs, notes func(string)) {
 			needs(fmt.Sprintf("the keys of AUTO CDC flow %s change (was %s, now %s)", f.Name, cdcKeys(of), cdcKeys(f)))
 		case of.AutoCDC != nil && f.AutoCDC != nil && of.AutoCDC.SCDType != f.AutoCDC.SCDType:
 			needs(fmt.Sprintf("AUTO CDC flow %s changes from SCD type %d to %d", f.Name, of.AutoCDC.SCDType, f.AutoCDC.SCDType))
-		case of.AutoCDC != nil && f.AutoCDC != nil && len(prt.CheckCDCRules(cdcRules(of), cdcRules(f))) > 0:
-			// The runtime fails the flow for these (runtime.CDCRules).
-			needs(fmt.Sprintf("AUTO CDC flow %s: %s", f.Name, strings.Join(prt.CheckCDCRules(cdcRules(of), cdcRules(f)), "; ")))
+		case of.AutoCDC != nil && f.AutoCDC != nil && len(cdc.CheckRules(cdcRules(of), cdcRules(f))) > 0:
+			// The runtime fails the flow for these (cdc.Rules).
+			needs(fmt.Sprintf("AUTO CDC flow %s: %s", f.Name, strings.Join(cdc.CheckRules(cdcRules(of), cdcRules(f)), "; ")))
 		case f.AutoCDC != nil:
 			notes(fmt.Sprintf("flow %s's auto_cdc settings changed: existing rows stay, new changes are applied with the new settings (a full refresh applies every change again)", f.Name))
 		default:
@@ -316,7 +317,7 @@ func newFlow(old, new *spec.Dataset, f *spec.Flow, removed []*spec.Flow, needs, 
 	}
 }
 
-// cdcRules returns the runtime's CDCRules of an AUTO CDC flow, as the
+// cdcRules returns the runtime's cdc.Rules of an AUTO CDC flow, as the
 // generated code gives them (gen/cdc.go).
 // cdcSettings renders an AUTO CDC flow's auto_cdc block by column name:
 // source, keys, sequence_by, the delete and truncate conditions, SCD type,
@@ -353,9 +354,9 @@ func cdcSettings(f *spec.Flow) string {
 // column names (amount#3), which move when the change feed gains a column.
 var columnPosition = regexp.MustCompile(`#[0-9]+`)
 
-func cdcRules(f *spec.Flow) prt.CDCRules {
+func cdcRules(f *spec.Flow) cdc.Rules {
 	a := f.AutoCDC
-	var r prt.CDCRules
+	var r cdc.Rules
 	for _, i := range a.SequenceBy {
 		r.SequenceBy = append(r.SequenceBy, a.SourceColumns[i].Name)
 	}

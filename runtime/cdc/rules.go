@@ -1,4 +1,4 @@
-package runtime
+package cdc
 
 import (
 	"encoding/json"
@@ -7,11 +7,11 @@ import (
 	"strings"
 )
 
-// CDCRules are the settings of an AUTO CDC flow, beyond its keys, sequence
-// type and SCD type (cdcSpec.signature), on which the rows and state
+// Rules are the settings of an AUTO CDC flow, beyond its keys, sequence
+// type and SCD type (Spec.signature), on which the rows and state
 // already stored in its target depend. Every data file of the target
 // records the rules it was written with (tag pipegen.cdc.rules); a flow
-// whose rules conflict with them (CheckCDCRules) fails before it writes,
+// whose rules conflict with them (CheckRules) fails before it writes,
 // since a micro-batch rewrites only the files holding changed keys: the
 // others would keep the old rules, and the rewritten ones would be
 // re-derived under the new rules without change data feed rows for what
@@ -25,7 +25,7 @@ import (
 // merged (the stored winning change already holds the filled values).
 // Added columns are safe too: stored changes read NULL for them, as the
 // existing rows of any streaming table do.
-type CDCRules struct {
+type Rules struct {
 	// SequenceBy names the sequence_by columns: stored sequences, and the
 	// __START_AT and __END_AT of SCD type 2 versions, are their values.
 	SequenceBy []string `json:"sequence_by"`
@@ -41,14 +41,14 @@ type CDCRules struct {
 }
 
 // encode returns the rules as the tag value (JSON).
-func (r CDCRules) encode() string {
+func (r Rules) encode() string {
 	b, _ := json.Marshal(r)
 	return string(b)
 }
 
-// rules returns the CDCRules of the flow s describes.
-func (s *cdcSpec) rules() CDCRules {
-	r := CDCRules{SequenceBy: s.sequenceBy, IgnoreNulls: s.scd2 && s.ignoreNulls}
+// rules returns the Rules of the flow s describes.
+func (s *Spec) rules() Rules {
+	r := Rules{SequenceBy: s.sequenceBy, IgnoreNulls: s.scd2 && s.ignoreNulls}
 	for i, f := range s.data {
 		r.Columns = append(r.Columns, f.Name)
 		if s.scd2 && !s.tracked[i] {
@@ -58,11 +58,11 @@ func (s *cdcSpec) rules() CDCRules {
 	return r
 }
 
-// CheckCDCRules returns why a target written by an AUTO CDC flow under the
+// CheckRules returns why a target written by an AUTO CDC flow under the
 // rules was cannot be continued under now without a full refresh, one
-// reason per conflicting setting; none when it can (see CDCRules for what
+// reason per conflicting setting; none when it can (see Rules for what
 // conflicts and why). Both must be of the same SCD type.
-func CheckCDCRules(was, now CDCRules) []string {
+func CheckRules(was, now Rules) []string {
 	var out []string
 	if !slices.EqualFunc(was.SequenceBy, now.SequenceBy, strings.EqualFold) {
 		out = append(out, fmt.Sprintf("sequence_by changes (was %s, now %s): the stored sequences, and the __START_AT and __END_AT of SCD type 2 versions, are values of the old column(s)",
@@ -106,19 +106,19 @@ func CheckCDCRules(was, now CDCRules) []string {
 // checkLeafRules returns the error of a leaf written under rules (its tag,
 // "" for files written before pipegen recorded them) that conflict with
 // the flow's, naming the table and the full refresh that resolves it.
-func (st *cdcStore) checkLeafRules(tag string) error {
-	now := st.spec.rules()
+func (st *Store) checkLeafRules(tag string) error {
+	now := st.Spec.rules()
 	if tag == "" || tag == now.encode() {
 		return nil
 	}
-	var was CDCRules
+	var was Rules
 	if err := json.Unmarshal([]byte(tag), &was); err != nil {
-		return fmt.Errorf("table %s: the AUTO CDC rules recorded in its files (tag %s) are unreadable: %v; run a full refresh: --full-refresh %s", st.h.name, tagRules, err, st.h.name)
+		return fmt.Errorf("table %s: the AUTO CDC rules recorded in its files (tag %s) are unreadable: %v; run a full refresh: --full-refresh %s", st.Table, tagRules, err, st.Table)
 	}
-	reasons := CheckCDCRules(was, now)
+	reasons := CheckRules(was, now)
 	if len(reasons) == 0 {
 		return nil
 	}
 	return fmt.Errorf("table %s: AUTO CDC flow %s changes how its stored rows and state are read: %s; nothing was written: run a full refresh: --full-refresh %s",
-		st.h.name, st.spec.flow, strings.Join(reasons, "; "), st.h.name)
+		st.Table, st.Spec.flow, strings.Join(reasons, "; "), st.Table)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/cdc"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -31,8 +32,11 @@ func BenchmarkCDCMerge(b *testing.B) {
 		{Name: "city", Type: types.StringType, Nullable: true},
 		{Name: "amount", Type: types.LongType, Nullable: true},
 	}
-	spec := &cdcSpec{flow: "bench", target: "bench", data: schema, schema: schema, keys: []int{0}, seqType: types.LongType,
-		tracked: []bool{true, true, true, true}, tombstoneTTL: DefaultTombstoneTTL}
+	spec, err := cdc.NewSpec(cdc.Config{Flow: "bench", Target: "bench", Schema: schema, Keys: []string{"id"},
+		SequenceBy: []string{"amount"}, SequenceType: types.LongType, TombstoneTTL: DefaultTombstoneTTL})
+	if err != nil {
+		b.Fatal(err)
+	}
 	dir := b.TempDir()
 	desc := &tableDesc{name: "bench", kind: StreamingTable, table: "bench", columns: schema,
 		properties: map[string]string{delta.ChangeDataFeedProperty: "true"}}
@@ -41,16 +45,17 @@ func BenchmarkCDCMerge(b *testing.B) {
 		b.Fatal(err)
 	}
 	seq := int64(0)
-	apply := func(ids []int64) cdcOutcome {
-		now := time.Now()
-		changes := make([]cdcChange, len(ids))
-		for i, id := range ids {
+	apply := func(ids []int64) *cdc.Merged {
+		st := newCDCStore(spec, h, filepath.Join(dir, "state"), newID())
+		changes := spec.NewBatch()
+		for _, id := range ids {
 			seq++
 			row := []any{id, fmt.Sprintf("name-%d", id), fmt.Sprintf("city-%d", id%977), seq}
-			changes[i] = cdcChange{key: appendTuple(nil, row, schema, spec.keys), rec: spec.newRecord(seq, row, now.UnixMilli())}
+			if err := changes.Upsert(seq, row, st.Now.UnixMilli()); err != nil {
+				b.Fatal(err)
+			}
 		}
-		st := &cdcStore{spec: spec, h: h, stateDir: filepath.Join(dir, "state"), prefix: newID(), now: now}
-		out, err := st.apply(changes, nil, &txnAction{AppID: "bench", Version: seq}, nil)
+		out, err := applyCDC(st, h, changes, &txnAction{AppID: "bench", Version: seq}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -117,10 +122,10 @@ func BenchmarkCDCMerge(b *testing.B) {
 				b.StartTimer()
 				out := apply(ids)
 				cpu += cpuTime() - c0
-				removed += out.removedBytes
-				written += out.addedBytes + out.stateBytes + out.changeBytes
-				files += out.removedFiles
-				leaves = out.leavesAfter
+				removed += out.RemovedBytes
+				written += out.AddedBytes + out.StateBytes + out.ChangeBytes
+				files += len(out.Removes)
+				leaves = out.LeavesAfter
 			}
 			b.ReportMetric(float64(removed)/float64(b.N), "rewritten-B/op")
 			b.ReportMetric(100*float64(removed)/float64(b.N)/float64(total), "rewritten-%")

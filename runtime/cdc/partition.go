@@ -1,4 +1,4 @@
-package runtime
+package cdc
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // A partitioned target's files follow the protocol as every partitioned
 // table's do (partition.go): Hive-style folders, partitionValues on every
 // add, remove and cdc action, the partition columns left out of the data
-// and change files. How the key-range leaves of cdcstore.go meet the
+// and change files. How the key-range leaves of store.go meet the
 // partitions depends on the keys:
 //
 //   - keyed: every partition column is a key column, so all the rows of a
@@ -33,8 +33,8 @@ import (
 // one add to name its state: an empty file in its partition (keyed) or in
 // the partition whose values are all NULL.
 
-// cdcParts is how an AUTO CDC target's rows are partitioned.
-type cdcParts struct {
+// partitioning is how an AUTO CDC target's rows are partitioned.
+type partitioning struct {
 	columns []string     // the partition columns, in partition order
 	types   []types.Type // their types
 	idx     []int        // their index in the target's schema
@@ -44,13 +44,13 @@ type cdcParts struct {
 	null    delta.PartitionValues
 }
 
-// newCDCParts returns the partitioning of an AUTO CDC target of schema s
+// newPartitioning returns the partitioning of an AUTO CDC target of schema s
 // (keys index s) by the columns by, or nil when by is empty.
-func newCDCParts(s types.Schema, by []string, keys []int) (*cdcParts, error) {
+func newPartitioning(s types.Schema, by []string, keys []int) (*partitioning, error) {
 	if len(by) == 0 {
 		return nil, nil
 	}
-	p := &cdcParts{keyed: true, null: delta.PartitionValues{}}
+	p := &partitioning{keyed: true, null: delta.PartitionValues{}}
 	for _, c := range by {
 		i := s.Index(c)
 		if i < 0 {
@@ -75,7 +75,7 @@ func newCDCParts(s types.Schema, by []string, keys []int) (*cdcParts, error) {
 
 // values returns the serialized partition values of row (the target's
 // columns, or at least those up to the last partition column).
-func (p *cdcParts) values(row []any) (delta.PartitionValues, error) {
+func (p *partitioning) values(row []any) (delta.PartitionValues, error) {
 	pv := make(delta.PartitionValues, len(p.columns))
 	for j, i := range p.idx {
 		s, err := parquetio.FormatPartitionValue(row[i], p.types[j])
@@ -89,12 +89,12 @@ func (p *cdcParts) values(row []any) (delta.PartitionValues, error) {
 
 // path returns the folder, relative to the table root, of the partition
 // with values pv; it also names the partition's leaves in keyed mode.
-func (p *cdcParts) path(pv delta.PartitionValues) string {
+func (p *partitioning) path(pv delta.PartitionValues) string {
 	return filepath.ToSlash(delta.PartitionPath(p.columns, pv))
 }
 
 // strip returns row without its partition columns.
-func (p *cdcParts) strip(row []any) []any {
+func (p *partitioning) strip(row []any) []any {
 	out := make([]any, len(p.keep), len(p.keep)+1)
 	for j, i := range p.keep {
 		out[j] = row[i]
@@ -102,8 +102,8 @@ func (p *cdcParts) strip(row []any) []any {
 	return out
 }
 
-// cdcPartRows are the rows of one partition, in the order given.
-type cdcPartRows struct {
+// partRows are the rows of one partition, in the order given.
+type partRows struct {
 	pv   delta.PartitionValues
 	dir  string
 	rows [][]any // without the partition columns
@@ -115,9 +115,9 @@ type cdcPartRows struct {
 // split groups rows (the target's columns) by partition, in the order of
 // each partition's first row; extra (nil or parallel to rows) is kept
 // beside each row.
-func (p *cdcParts) split(rows [][]any, extra []any) ([]*cdcPartRows, error) {
-	var out []*cdcPartRows
-	byDir := map[string]*cdcPartRows{}
+func (p *partitioning) split(rows [][]any, extra []any) ([]*partRows, error) {
+	var out []*partRows
+	byDir := map[string]*partRows{}
 	for i, r := range rows {
 		pv, err := p.values(r)
 		if err != nil {
@@ -126,7 +126,7 @@ func (p *cdcParts) split(rows [][]any, extra []any) ([]*cdcPartRows, error) {
 		dir := p.path(pv)
 		g := byDir[dir]
 		if g == nil {
-			g = &cdcPartRows{pv: pv, dir: dir}
+			g = &partRows{pv: pv, dir: dir}
 			byDir[dir] = g
 			out = append(out, g)
 		}

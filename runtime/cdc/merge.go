@@ -1,18 +1,15 @@
-package runtime
+package cdc
 
 import (
 	"bytes"
-	"fmt"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // The merge logic of AUTO CDC flows (Databricks AUTO CDC, formerly APPLY
-// CHANGES; DESIGN.md section 5), independent of storage.
+// CHANGES; DESIGN.md section 5), independent of storage (store.go).
 //
 // Every key of the target has a state: the records of the changes that
 // decide its rows. For SCD type 1 that is the winning change (the highest
@@ -27,54 +24,13 @@ import (
 // Change order. Changes compare by sequence value first. Changes of one key
 // with equal sequence values are ordered deterministically: a delete sorts
 // above an upsert, and upserts by their written values (as the encodings of
-// appendOrdered compare, column by column); of such changes only the
+// AppendOrdered compare, column by column); of such changes only the
 // highest counts, on every rerun and for every arrival order. A truncate
 // (SCD1) at sequence t removes every key whose winning change has a
 // sequence <= t, and later changes with a sequence <= t are ignored.
 
-// cdcSpec is the runtime's non-generic view of an AUTO CDC flow.
-type cdcSpec struct {
-	flow   string
-	target string
-	// data are the columns the flow writes, in the target's order; schema
-	// is the target's: data, then __START_AT and __END_AT for SCD2.
-	data   types.Schema
-	schema types.Schema
-	// keys index data.
-	keys []int
-	// sequenceBy names the sequence_by columns (CDCRules).
-	sequenceBy []string
-	seqType    types.Type
-	scd2       bool
-	// tracked (SCD2) marks the data columns whose change opens a new
-	// version; a change of the others updates the current version.
-	tracked     []bool
-	ignoreNulls bool
-	// tombstoneTTL is how long an SCD1 delete is remembered.
-	tombstoneTTL time.Duration
-	// parts is the target's partitioning (cdcpartition.go); nil when it
-	// has no partition columns.
-	parts *cdcParts
-}
-
-// signature names what the stored rows and state of a target depend on:
-// the key columns, the sequence type and the SCD type. A flow whose
-// signature changed needs a full refresh of its target.
-func (s *cdcSpec) signature() string {
-	var b strings.Builder
-	b.WriteString("keys(")
-	for i, k := range s.keys {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		b.WriteString(s.data[k].Name)
-	}
-	fmt.Fprintf(&b, ") sequence %s scd%d", s.seqType, map[bool]int{false: 1, true: 2}[s.scd2])
-	return b.String()
-}
-
-// cdcRecord is one change as the merge keeps it.
-type cdcRecord struct {
+// record is one change as the merge keeps it.
+type record struct {
 	// order is the change order's sort key: the sequence value's encoding
 	// (seqLen bytes), the kind, then the row's encoding.
 	order  []byte
@@ -88,62 +44,63 @@ type cdcRecord struct {
 	row []any
 }
 
-func (r *cdcRecord) seqKey() []byte { return r.order[:r.seqLen] }
+func (r *record) seqKey() []byte { return r.order[:r.seqLen] }
 
 // newRecord builds the record of an upsert (row != nil) or delete.
-func (s *cdcSpec) newRecord(seq any, row []any, at int64) cdcRecord {
-	order := appendOrdered(nil, seq, s.seqType)
+func (s *Spec) newRecord(seq any, row []any, at int64) record {
+	order := AppendOrdered(nil, seq, s.seqType)
 	n := len(order)
 	if row == nil {
 		order = append(order, 1)
 	} else {
 		order = append(order, 0)
 		for i, f := range s.data {
-			order = appendOrdered(order, row[i], f.Type)
+			order = AppendOrdered(order, row[i], f.Type)
 		}
 	}
-	return cdcRecord{order: order, seqLen: n, seq: seq, del: row == nil, at: at, row: row}
+	return record{order: order, seqLen: n, seq: seq, del: row == nil, at: at, row: row}
 }
 
-// cdcEntry is the state of one key: its records in change order, and the
+// entry is the state of one key: its records in change order, and the
 // target rows they give (see rows).
-type cdcEntry struct {
+type entry struct {
 	key  []byte
-	recs []cdcRecord
+	recs []record
 	rows [][]any
 }
 
-// cdcChange is one change of a micro-batch: its key's encoding and record.
-// In a target partitioned by key columns, group names the key's partition
-// (cdcParts.path) and pv holds its values; both are empty otherwise.
-type cdcChange struct {
+// change is one change of a micro-batch (batch.go): its key's encoding
+// and record. In a target partitioned by key columns, group names the
+// key's partition (partitioning.path) and pv holds its values; both are
+// empty otherwise.
+type change struct {
 	key   []byte
-	rec   cdcRecord
+	rec   record
 	group string
 	pv    delta.PartitionValues
 }
 
-// cdfRow is one row of the change data feed: the target row and its
+// feedRow is one row of the change data feed: the target row and its
 // _change_type.
-type cdfRow struct {
+type feedRow struct {
 	kind string
 	row  []any
 }
 
 // sortRecords sorts records in change order and drops exact duplicates (a
 // change delivered twice).
-func sortRecords(recs []cdcRecord) []cdcRecord {
-	slices.SortStableFunc(recs, func(a, b cdcRecord) int { return bytes.Compare(a.order, b.order) })
-	return slices.CompactFunc(recs, func(a, b cdcRecord) bool { return bytes.Equal(a.order, b.order) })
+func sortRecords(recs []record) []record {
+	slices.SortStableFunc(recs, func(a, b record) int { return bytes.Compare(a.order, b.order) })
+	return slices.CompactFunc(recs, func(a, b record) bool { return bytes.Equal(a.order, b.order) })
 }
 
 // mergeKey returns the records of a key after applying changes (sorted,
 // deduplicated) to old, with truncAt the sequence encoding at and below
 // which changes are truncated (nil: none).
-func (s *cdcSpec) mergeKey(old, changes []cdcRecord, truncAt []byte) []cdcRecord {
-	truncated := func(r *cdcRecord) bool { return truncAt != nil && bytes.Compare(r.seqKey(), truncAt) <= 0 }
+func (s *Spec) mergeKey(old, changes []record, truncAt []byte) []record {
+	truncated := func(r *record) bool { return truncAt != nil && bytes.Compare(r.seqKey(), truncAt) <= 0 }
 	if !s.scd2 {
-		var cur *cdcRecord
+		var cur *record
 		if len(old) > 0 && !truncated(&old[0]) {
 			cur = &old[0]
 		}
@@ -160,7 +117,7 @@ func (s *cdcSpec) mergeKey(old, changes []cdcRecord, truncAt []byte) []cdcRecord
 		if cur == nil {
 			return nil
 		}
-		return []cdcRecord{*cur}
+		return []record{*cur}
 	}
 	all := sortRecords(append(slices.Clone(old), changes...))
 	// One change per sequence value: the highest in change order.
@@ -189,7 +146,7 @@ func fillNulls(row, prev []any) []any {
 // rows returns the target rows a key's records give: SCD1 the winning
 // upsert's row; SCD2 the key's versions, each the data columns then
 // __START_AT and __END_AT (NULL for the current version).
-func (s *cdcSpec) rows(recs []cdcRecord) [][]any {
+func (s *Spec) rows(recs []record) [][]any {
 	if !s.scd2 {
 		if len(recs) == 0 || recs[0].del {
 			return nil
@@ -230,7 +187,7 @@ func (s *cdcSpec) rows(recs []cdcRecord) [][]any {
 }
 
 // sameTracked reports whether two rows agree on every tracked column.
-func (s *cdcSpec) sameTracked(a, b []any) bool {
+func (s *Spec) sameTracked(a, b []any) bool {
 	for i, f := range s.data {
 		if s.tracked[i] && !sameValue(a[i], b[i], f.Type) {
 			return false
@@ -240,10 +197,10 @@ func (s *cdcSpec) sameTracked(a, b []any) bool {
 }
 
 func sameValue(a, b any, t types.Type) bool {
-	return bytes.Equal(appendOrdered(nil, a, t), appendOrdered(nil, b, t))
+	return bytes.Equal(AppendOrdered(nil, a, t), AppendOrdered(nil, b, t))
 }
 
-func (s *cdcSpec) sameRow(a, b []any) bool {
+func (s *Spec) sameRow(a, b []any) bool {
 	for i, f := range s.schema {
 		if !sameValue(a[i], b[i], f.Type) {
 			return false
@@ -256,7 +213,7 @@ func (s *cdcSpec) sameRow(a, b []any) bool {
 // into its new rows: SCD1 an insert, a delete or an update pair; SCD2 rows
 // are matched by __START_AT (a version closed or changed in place is an
 // update pair).
-func (s *cdcSpec) diff(out []cdfRow, old, cur [][]any) []cdfRow {
+func (s *Spec) diff(out []feedRow, old, cur [][]any) []feedRow {
 	match := func(a, b []any) bool {
 		if !s.scd2 {
 			return true // one row per key
@@ -273,17 +230,17 @@ func (s *cdcSpec) diff(out []cdfRow, old, cur [][]any) []cdfRow {
 			}
 			used[j], found = true, true
 			if !s.sameRow(o, c) {
-				out = append(out, cdfRow{delta.ChangeUpdatePreimage, o}, cdfRow{delta.ChangeUpdatePostimage, c})
+				out = append(out, feedRow{delta.ChangeUpdatePreimage, o}, feedRow{delta.ChangeUpdatePostimage, c})
 			}
 			break
 		}
 		if !found {
-			out = append(out, cdfRow{delta.ChangeDelete, o})
+			out = append(out, feedRow{delta.ChangeDelete, o})
 		}
 	}
 	for j, c := range cur {
 		if !used[j] {
-			out = append(out, cdfRow{delta.ChangeInsert, c})
+			out = append(out, feedRow{delta.ChangeInsert, c})
 		}
 	}
 	return out
@@ -291,8 +248,8 @@ func (s *cdcSpec) diff(out []cdfRow, old, cur [][]any) []cdfRow {
 
 // leafMerge is the outcome of merging changes into the entries of a leaf.
 type leafMerge struct {
-	entries []cdcEntry // sorted by key, with their rows
-	changes []cdfRow
+	entries []entry // sorted by key, with their rows
+	changes []feedRow
 }
 
 // mergeLeaf applies changes (grouped by key, each group sorted and
@@ -300,10 +257,10 @@ type leafMerge struct {
 // their rows). truncAt is the truncate watermark in force; retruncate says
 // it rose in this batch, so every entry is re-examined. now (ms) dates the
 // new records and drops the tombstones older than the retention.
-func (s *cdcSpec) mergeLeaf(entries []cdcEntry, keys [][]byte, changes map[string][]cdcRecord, truncAt []byte, retruncate bool, now int64) leafMerge {
+func (s *Spec) mergeLeaf(entries []entry, keys [][]byte, changes map[string][]record, truncAt []byte, retruncate bool, now int64) leafMerge {
 	var m leafMerge
 	gcBefore := now - s.tombstoneTTL.Milliseconds()
-	emit := func(e cdcEntry, recs []cdcRecord, touched bool) {
+	emit := func(e entry, recs []record, touched bool) {
 		rows := e.rows
 		if touched {
 			rows = s.rows(recs)
@@ -312,7 +269,7 @@ func (s *cdcSpec) mergeLeaf(entries []cdcEntry, keys [][]byte, changes map[strin
 		if len(recs) == 0 || (!s.scd2 && recs[0].del && recs[0].at < gcBefore) {
 			return // no state left, or a tombstone past its retention
 		}
-		m.entries = append(m.entries, cdcEntry{key: e.key, recs: recs, rows: rows})
+		m.entries = append(m.entries, entry{key: e.key, recs: recs, rows: rows})
 	}
 	i, j := 0, 0
 	for i < len(entries) || j < len(keys) {
@@ -337,7 +294,7 @@ func (s *cdcSpec) mergeLeaf(entries []cdcEntry, keys [][]byte, changes map[strin
 		case c > 0:
 			k := keys[j]
 			j++
-			emit(cdcEntry{key: k}, s.mergeKey(nil, changes[string(k)], truncAt), true)
+			emit(entry{key: k}, s.mergeKey(nil, changes[string(k)], truncAt), true)
 		default:
 			e := entries[i]
 			i, j = i+1, j+1

@@ -1,4 +1,4 @@
-package runtime
+package cdc
 
 import (
 	"encoding/binary"
@@ -8,7 +8,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
-// AUTO CDC compares keys, sequence values and rows as bytes: appendOrdered
+// AUTO CDC compares keys, sequence values and rows as bytes: AppendOrdered
 // encodes a generic value (parquetio's representation, see "Generic
 // values" there) so that bytes.Compare on two encodings of one type orders
 // them as Spark orders the values (ascending, NULLs first, NaN above every
@@ -17,9 +17,14 @@ import (
 // concatenation of its parts' encodings and tuples compare column by
 // column.
 
-// appendOrdered appends the order-preserving encoding of v, a generic value
-// of type t, to dst.
-func appendOrdered(dst []byte, v any, t types.Type) []byte {
+// AppendOrdered appends the order-preserving encoding of v, a generic value
+// of type t (parquetio's representation; nil is NULL), to dst and returns
+// the extended slice. bytes.Compare on two encodings of values of one type
+// orders them as Spark's ORDER BY does (ascending, NULLs first, NaN above
+// every other floating value, -0.0 equal to 0.0); equal encodings mean
+// equal values. The leaves' key ranges (Leaf.Lo, Leaf.Hi) are encodings of
+// the key columns, concatenated.
+func AppendOrdered(dst []byte, v any, t types.Type) []byte {
 	if v == nil {
 		return append(dst, 0)
 	}
@@ -59,22 +64,22 @@ func appendOrdered(dst []byte, v any, t types.Type) []byte {
 			if i < len(s) {
 				x = s[i]
 			}
-			dst = appendOrdered(dst, x, f.Type)
+			dst = AppendOrdered(dst, x, f.Type)
 		}
 		return dst
 	case types.ArrayKind:
 		list, _ := v.([]any)
 		for _, e := range list {
 			dst = append(dst, 1)
-			dst = appendOrdered(dst, e, *t.Elem)
+			dst = AppendOrdered(dst, e, *t.Elem)
 		}
 		return append(dst, 0)
 	case types.MapKind:
 		entries, _ := v.([]parquetio.MapEntry)
 		for _, e := range entries {
 			dst = append(dst, 1)
-			dst = appendOrdered(dst, e.Key, *t.Key)
-			dst = appendOrdered(dst, e.Value, *t.Value)
+			dst = AppendOrdered(dst, e.Key, *t.Key)
+			dst = AppendOrdered(dst, e.Value, *t.Value)
 		}
 		return append(dst, 0)
 	}
@@ -143,7 +148,7 @@ func appendEscaped(dst []byte, s string) []byte {
 // columns have the types of schema.
 func appendTuple(dst []byte, row []any, schema types.Schema, idx []int) []byte {
 	for _, i := range idx {
-		dst = appendOrdered(dst, row[i], schema[i].Type)
+		dst = AppendOrdered(dst, row[i], schema[i].Type)
 	}
 	return dst
 }
