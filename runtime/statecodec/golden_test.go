@@ -1,4 +1,4 @@
-package runtime
+package statecodec
 
 import (
 	"bytes"
@@ -103,7 +103,7 @@ func TestStateGolden(t *testing.T) {
 		t.Errorf("type signature\n got %s\nwant %s", sig, goldenSetsSignature)
 	}
 	data := readGolden(t, "state.golden")
-	fresh, err := encodeState(goldenState())
+	fresh, err := Encode(goldenState())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,10 +111,10 @@ func TestStateGolden(t *testing.T) {
 		t.Errorf("encoding goldenState:\n got %x\nwant %x", fresh, data)
 	}
 	var got goldenPart
-	if err := decodeState(data, &got); err != nil {
+	if err := Decode(data, &got); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := encodeState(&got); err != nil || !bytes.Equal(again, data) {
+	if again, err := Encode(&got); err != nil || !bytes.Equal(again, data) {
 		t.Errorf("re-encoding the golden state: %v\n got %x\nwant %x", err, again, data)
 	}
 	want := goldenState()
@@ -135,10 +135,10 @@ func TestStateGolden(t *testing.T) {
 
 	data = readGolden(t, "sets.golden")
 	var sets goldenSets
-	if err := decodeState(data, &sets); err != nil {
+	if err := Decode(data, &sets); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := encodeState(&sets); err != nil || !bytes.Equal(again, data) {
+	if again, err := Encode(&sets); err != nil || !bytes.Equal(again, data) {
 		t.Errorf("re-encoding the golden sets: %v\n got %x\nwant %x", err, again, data)
 	}
 	ws := newGoldenSets()
