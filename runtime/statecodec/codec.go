@@ -23,7 +23,10 @@
 //     each entry, in no particular order)
 //   - array: the elements; struct: the fields in order
 //   - pointer: 0 when nil, else 1 then the value
-//   - Set: its own encoding (see Set.encodeState)
+//   - Set of string, int8 to int64, uint32, uint64, bool, DATE or
+//     TIMESTAMP: uvarint(0) when empty, else uvarint(n+1), uvarint(len(body)),
+//     then body, its n elements in the forms above, in no particular order;
+//     a Set of other elements (DECIMAL, STRUCT): its map m, as a map
 //
 // Checkpoints on disk hold these bytes: the encoding of a type never
 // changes (testdata/*.golden, TestStateGolden).
