@@ -40,7 +40,7 @@ type planCompiler struct {
 	// with GROUP_AGGREGATE (spec.Flow.Refresh; see incremental.go), or nil.
 	incrAgg *sql.Aggregate
 	// stateful is the stateful operator of a streaming flow with a
-	// watermark (see stateful.go), or nil.
+	// watermark (see statefulop.go), or nil.
 	stateful *sql.Stateful
 	// subq holds the locals of the flow's uncorrelated subqueries, set
 	// before the flow's rows are produced (subquery.go).
@@ -400,7 +400,7 @@ func (pc *planCompiler) distinct(b *block, inputs []sql.Plan, cols []sql.Column,
 }
 
 // distinctOf is distinct; with stateful, the flow's stateful
-// deduplication (see stateful.go).
+// deduplication (see statefulop.go).
 func (pc *planCompiler) distinctOf(b *block, inputs []sql.Plan, cols []sql.Column, stateful bool, consume consumer) {
 	seen := pc.fn.tmp("seen")
 	shape := make([]val, len(cols))

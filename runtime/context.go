@@ -35,7 +35,7 @@ type FlowContext struct {
 	// pointer to the generated code's merged hash table).
 	keptState any
 	// stateful is the watermark and operator state of a stateful
-	// streaming flow's micro-batch (see stateful.go).
+	// streaming flow's micro-batch (see streamstate.go).
 	stateful *streamState
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/statecodec"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -85,7 +86,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	}
 	err = f.Run(ctx)
 	files, counts, err := ctx.finish(err)
-	if errors.Is(err, errAggStateDamaged) {
+	if errors.Is(err, statecodec.ErrDamaged) {
 		// The view is replaced whole: recompute it.
 		res.technique = refresh.CompleteRecompute
 		u.planning(f, res.technique, err.Error())

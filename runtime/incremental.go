@@ -12,6 +12,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/refresh"
+	"github.com/pipegen/pipegen/runtime/statecodec"
 	"github.com/pipegen/pipegen/runtime/storage"
 )
 
@@ -138,7 +139,7 @@ func (u *update) saveAggState(f *Flow, st *checkpoint.Refresh, kept any) (string
 	}
 	name := fmt.Sprintf("aggstate-%d.bin", st.Refreshes)
 	err := storage.WriteFile(filepath.Join(u.checkpointDir(f), name), func(w io.Writer) error {
-		return writeState(w, kept)
+		return statecodec.Write(w, kept)
 	})
 	if err != nil {
 		return "", fmt.Errorf("flow %s: save aggregation state: %w", f.Name, err)

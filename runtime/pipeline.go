@@ -144,7 +144,7 @@ type Flow struct {
 	// Watermark is set on a streaming flow with a stateful operator (a
 	// window aggregation or a deduplication bounded by an event-time
 	// watermark): each micro-batch saves the watermark and the operator's
-	// state in the flow's checkpoint (see stateful.go). Set by pipegen.
+	// state in the flow's checkpoint (see streamstate.go). Set by pipegen.
 	Watermark *Watermark
 	// Nondeterministic names a non-deterministic call of a materialized
 	// view's query ("current_timestamp()", "rand()"), "" when there is

@@ -102,7 +102,7 @@ type resolver struct {
 	// change feeds is checked (see changefeed.go).
 	changeFeed bool
 	// watermark is the `watermark:` key of the flow being checked (see
-	// stateful.go); viewNodes are the plan nodes of temporary views.
+	// watermark.go); viewNodes are the plan nodes of temporary views.
 	watermark *streamWatermark
 	viewNodes map[sql.Plan]bool
 }

@@ -1,4 +1,4 @@
-package runtime
+package statecodec
 
 import (
 	"encoding/binary"
@@ -11,7 +11,7 @@ import (
 
 // Set is the set of distinct values of a DISTINCT aggregate
 // (count(DISTINCT x), sum(DISTINCT x), ...) for one group. Generated code
-// keeps one per group in its accumulators.
+// keeps one per group in its accumulators, as runtime.Set (an alias).
 //
 // A Set read from a saved aggregation state (an incremental refresh with
 // GROUP_AGGREGATE) keeps its elements encoded until it is first changed, and
@@ -19,6 +19,9 @@ import (
 // the groups that new rows reach, not the millions of values of the others.
 // The zero Set is empty and ready to use; a Set is not safe for concurrent
 // use.
+//
+// Its fields m, raw and n are part of the type signature of every state
+// that holds a Set: renaming one refuses the states already saved.
 type Set[K comparable] struct {
 	m map[K]struct{}
 	// raw holds n encoded elements not decoded yet (nil when m holds all).
@@ -128,7 +131,7 @@ func appendSetElem[K comparable](b []byte, k K) []byte {
 		}
 		return append(b, 0)
 	}
-	panic("runtime: no set encoding for this element type")
+	panic("statecodec: no set encoding for this element type")
 }
 
 // readSetElem decodes one element; strings alias b (state buffers are never

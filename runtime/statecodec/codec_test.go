@@ -1,4 +1,4 @@
-package runtime
+package statecodec
 
 import (
 	"reflect"
@@ -44,12 +44,12 @@ func TestAggStateRoundTrip(t *testing.T) {
 		in.order = append(in.order, k)
 	}
 	in.groups[in.order[0]].A6 = &testAcc{A0: 42}
-	data, err := encodeState(in)
+	data, err := Encode(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := &testPart{}
-	if err := decodeState(data, out); err != nil {
+	if err := Decode(data, out); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(in, out) {
@@ -60,17 +60,17 @@ func TestAggStateRoundTrip(t *testing.T) {
 		groups map[testKey]*testAcc
 		order  []string
 	}
-	if err := decodeState(data, &otherPart{}); err == nil || !strings.Contains(err.Error(), "another definition") {
+	if err := Decode(data, &otherPart{}); err == nil || !strings.Contains(err.Error(), "another definition") {
 		t.Errorf("decoding into another type: %v", err)
 	}
-	if err := decodeState(data[:len(data)-3], &testPart{}); err == nil {
+	if err := Decode(data[:len(data)-3], &testPart{}); err == nil {
 		t.Error("a truncated state was accepted")
 	}
 	// A global aggregate's state is the accumulator itself.
 	acc := &testAcc{A0: 3}
-	data, _ = encodeState(acc)
+	data, _ = Encode(acc)
 	var back testAcc
-	if err := decodeState(data, &back); err != nil || back.A0 != 3 || back.A2 != nil {
+	if err := Decode(data, &back); err != nil || back.A0 != 3 || back.A2 != nil {
 		t.Errorf("accumulator: %+v, %v", back, err)
 	}
 }
@@ -92,11 +92,11 @@ func BenchmarkAggState(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		data, err := encodeState(in)
+		data, err := Encode(in)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := decodeState(data, &testPart{}); err != nil {
+		if err := Decode(data, &testPart{}); err != nil {
 			b.Fatal(err)
 		}
 		b.SetBytes(int64(len(data)))
@@ -129,67 +129,36 @@ func TestAggStateWidened(t *testing.T) {
 	in := narrow{max: -2147483648, ok: true, f: 1.5e-7, list: []int32{5, -9, 2147483647}, name: "a", small: map[int8]int16{-128: 32767}}
 	in.set.Add(5)
 	in.set.Add(-3)
-	data, err := encodeState(&in)
+	data, err := Encode(&in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out wide
-	if err := decodeStateAs(data, &out, true); err != nil {
+	if err := DecodeAs(data, &out, true); err != nil {
 		t.Fatal(err)
 	}
 	if out.max != -2147483648 || !out.ok || out.f != float64(float32(1.5e-7)) || !reflect.DeepEqual(out.list, []int64{5, -9, 2147483647}) ||
 		out.name != "a" || !reflect.DeepEqual(out.small, map[int64]int32{-128: 32767}) || out.set.Len() != 2 || !out.set.Has(5) || !out.set.Has(-3) {
 		t.Errorf("widened state = %+v", out)
 	}
-	if err := decodeState(data, &out); err == nil {
+	if err := Decode(data, &out); err == nil {
 		t.Error("a narrower state decoded without widened")
 	}
 	// Back to narrower, or to another kind, is no widening.
-	back, err := encodeState(&out)
+	back, err := Encode(&out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n narrow
-	if err := decodeStateAs(back, &n, true); err == nil {
+	if err := DecodeAs(back, &n, true); err == nil {
 		t.Error("a wider state decoded into narrower types")
 	}
-	one, err := encodeState(&struct{ n int32 }{7})
+	one, err := Encode(&struct{ n int32 }{7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var o struct{ n string }
-	if err := decodeStateAs(one, &o, true); err == nil {
+	if err := DecodeAs(one, &o, true); err == nil {
 		t.Error("an INT state decoded into a STRING")
-	}
-}
-
-// TestStateWidening: values widen when the codec upcasts them (integers,
-// FLOAT to DOUBLE, DECIMAL precision with the same scale); keys never do,
-// nor DATE to TIMESTAMP_NTZ or a DECIMAL scale change, whose saved numbers
-// mean something else in the wider type.
-func TestStateWidening(t *testing.T) {
-	for _, c := range []struct {
-		from, to []string
-		want     string // "" when kept, else part of the reason
-	}{
-		{[]string{"key STRING", "value INT"}, []string{"key STRING", "value BIGINT"}, ""},
-		{[]string{"value TINYINT", "value FLOAT"}, []string{"value INT", "value DOUBLE"}, ""},
-		{[]string{"value DECIMAL(5,2)"}, []string{"value DECIMAL(13,2)"}, ""},
-		{[]string{"key INT", "value INT"}, []string{"key BIGINT", "value BIGINT"}, "a key of its state changed type from INT to BIGINT"},
-		{[]string{"value DECIMAL(5,2)"}, []string{"value DECIMAL(8,3)"}, "from DECIMAL(5,2) to DECIMAL(8,3), which is not a widening"},
-		{[]string{"value DATE"}, []string{"value TIMESTAMP_NTZ"}, "from DATE to TIMESTAMP_NTZ"},
-		{[]string{"value INT"}, []string{"value DOUBLE"}, "from INT to DOUBLE"},
-		{[]string{"value INT"}, []string{"value DECIMAL(10,0)"}, "from INT to DECIMAL(10,0)"},
-		{[]string{"value BIGINT"}, []string{"value INT"}, "from BIGINT to INT"},
-		{[]string{"value INT"}, []string{"value INT", "value INT"}, "keys or aggregates changed"},
-		{[]string{"key INT"}, []string{"value INT"}, "keys or aggregates changed"},
-	} {
-		err := StateWidening(c.from, c.to)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%v -> %v: %v, want kept", c.from, c.to, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%v -> %v: %v, want %q", c.from, c.to, err, c.want)
-		}
 	}
 }

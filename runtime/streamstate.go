@@ -16,6 +16,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/eventlog"
+	"github.com/pipegen/pipegen/runtime/statecodec"
 	"github.com/pipegen/pipegen/runtime/storage"
 	"github.com/pipegen/pipegen/runtime/types"
 )
@@ -184,7 +185,7 @@ func LoadState[T any](ctx *FlowContext, v *T) (ok bool, err error) {
 	if s.data == nil {
 		return false, nil
 	}
-	if err := decodeStateAs(s.data, v, s.widened); err != nil {
+	if err := statecodec.DecodeAs(s.data, v, s.widened); err != nil {
 		name := ctx.flow.Target.DatasetName()
 		return false, fmt.Errorf("the state in the flow's checkpoint does not fit its query (%v): a full refresh of %s is required: run with --full-refresh %s",
 			err, name, name)
@@ -373,7 +374,7 @@ func (u *update) saveStreamState(f *Flow, cp *checkpoint.Stream, off *checkpoint
 		if s.kept == nil {
 			return nil
 		}
-		return writeState(w, s.kept)
+		return statecodec.Write(w, s.kept)
 	})
 	if err != nil {
 		return fmt.Errorf("save state: %w", err)

@@ -1,4 +1,4 @@
-package runtime
+package statecodec
 
 import (
 	"bytes"
@@ -30,12 +30,12 @@ func TestSetStateRoundTrip(t *testing.T) {
 	st.Days.Add(types.Date(19000))
 	st.Days.Add(types.Date(-3))
 	st.Money.Add(types.DecimalFromInt64(125))
-	data, err := encodeState(&st)
+	data, err := Encode(&st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got setState
-	if err := decodeState(data, &got); err != nil {
+	if err := Decode(data, &got); err != nil {
 		t.Fatal(err)
 	}
 	// Saved sets stay encoded until changed; their size is known.
@@ -43,7 +43,7 @@ func TestSetStateRoundTrip(t *testing.T) {
 		t.Fatalf("decoded lens %d %d %d %d (raw %v)", got.Names.Len(), got.Days.Len(), got.Money.Len(), got.Empty.Len(), got.Names.raw != nil)
 	}
 	// Saving an untouched set copies its bytes: same encoding.
-	again, err := encodeState(&got)
+	again, err := Encode(&got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,13 +83,13 @@ func TestSetUnion(t *testing.T) {
 func TestSetStateCorrupt(t *testing.T) {
 	var st setState
 	st.Names.Add("abc")
-	data, err := encodeState(&st)
+	data, err := Encode(&st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for cut := 1; cut < len(data); cut++ {
 		var got setState
-		if err := decodeState(data[:cut], &got); err == nil {
+		if err := Decode(data[:cut], &got); err == nil {
 			t.Errorf("a state cut at %d bytes was accepted", cut)
 		}
 	}
