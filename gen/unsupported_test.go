@@ -49,6 +49,8 @@ var uncompilableCases = []struct{ query, what string }{
 	{"SELECT count(DISTINCT tags) AS n FROM raw", "DISTINCT aggregate count over these arguments"},
 	{"SELECT collect_list(DISTINCT id) AS l FROM raw", "DISTINCT in collect_list"},
 	{"SELECT CAST(tags AS STRING) AS s FROM raw", "CAST from ARRAY<STRING> to STRING"},
+	{"SELECT aggregate(tags, array('a'), (acc, x) -> array(x)) AS a FROM raw",
+		"aggregate with a start value of type ARRAY<STRING> and a merge lambda of type ARRAY<STRING> (the nullability of their fields differs)"},
 }
 
 // TestSpecRejectsWhatGenCannotCompile checks that each construct the
