@@ -103,6 +103,7 @@ func (r *resolver) addSource(d *SourceDecl) {
 				}
 			}
 		}
+		r.undecodable(s, d.Schema)
 		if len(notNull) > 0 {
 			r.warnf(d.Schema.Pos, "", fmt.Sprintf("to enforce it, add an expectation such as {name: has_%s, expr: %s IS NOT NULL, on_violation: drop} to the table that reads the source",
 				notNull[0], types.QuoteIdent(notNull[0])),
