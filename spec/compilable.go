@@ -83,7 +83,6 @@ func (r *resolver) undecodable(s *Source, schema Str) {
 	if s.Kind != FileSource || s.Files == nil {
 		return
 	}
-	_, offsets, _ := sql.ParseSchemaAt(schema.Value)
 	f := s.Files.Format
 	for i, c := range s.Schema {
 		if f == FormatCSV && c.Type.IsNested() {
@@ -92,10 +91,6 @@ func (r *resolver) undecodable(s *Source, schema Str) {
 		bad, why, ok := Undecodable(f, c.Type)
 		if ok {
 			continue
-		}
-		pos := schema.Pos
-		if i < len(offsets) {
-			pos = schema.PosAt(offsets[i])
 		}
 		msg := fmt.Sprintf("%s column %s of type %s", strings.ToUpper(string(f)), c.Name, bad)
 		hint := fmt.Sprintf("declare %s STRING and convert it in the query, e.g. CAST(%s AS %s)", types.QuoteIdent(c.Name), types.QuoteIdent(c.Name), bad)
@@ -108,7 +103,7 @@ func (r *resolver) undecodable(s *Source, schema Str) {
 		case f == FormatCSV:
 			msg += " (CSV holds flat values only, as in Spark)"
 		}
-		r.errorf(pos, "UNSUPPORTED_FEATURE", hint, "source %s: %s is not supported yet", s.Name, msg)
+		r.errorf(columnPos(schema, i), "UNSUPPORTED_FEATURE", hint, "source %s: %s is not supported yet", s.Name, msg)
 	}
 }
 
