@@ -346,7 +346,6 @@ func (r *resolver) addLoggedColumns(s *Source, d *SourceDecl, rl *rel) {
 	}
 }
 
-// parseSchema parses a declared DDL schema; rl fails when it has errors.
 // columnPos is the position of the name of column i of schema text s, or
 // of s for a column it does not declare (one added from a schema log).
 func columnPos(s Str, i int) Pos {
@@ -356,6 +355,7 @@ func columnPos(s Str, i int) Pos {
 	return s.Pos
 }
 
+// parseSchema parses a declared DDL schema; rl fails when it has errors.
 func (r *resolver) parseSchema(s Str, rl *rel) types.Schema {
 	sch, errs := sql.ParseSchema(s.Value)
 	r.sqlErrors(s, 0, errs)
