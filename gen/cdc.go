@@ -24,7 +24,8 @@ func (g *generator) cdcFlowFunc(fl *spec.Flow) jen.Code {
 	src := g.rows[a.Source.Name]
 	target := g.rows[fl.Target.Name]
 	if src == nil || target == nil {
-		panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: "an AUTO CDC source that is neither a source nor a table of the pipeline"})
+		// spec's checkCDC refuses a temporary view, the one other kind.
+		panic(fmt.Sprintf("gen: AUTO CDC source %s of flow %s is neither a source nor a table of the pipeline", a.Source.Name, fl.Name))
 	}
 	// The values of the change row's visible columns, in SourceColumns order.
 	cols := make([]val, len(a.SourceColumns))
@@ -99,15 +100,15 @@ func (g *generator) sequenceValue(fl *spec.Flow, cols []val) jen.Code {
 	a := fl.AutoCDC
 	one := func(i int) jen.Code {
 		x := cols[i]
-		if x.t.IsNested() {
-			panic(&UnsupportedError{Where: "flow " + fl.Name, Flow: fl.Name, What: fmt.Sprintf("sequence_by column %s of type %s", a.SourceColumns[i].Name, x.t)})
+		if !spec.SequenceByCompiles(x.t) {
+			panic(fmt.Sprintf("gen: sequence_by column %s of type %s of flow %s, which spec.SequenceByCompiles rejects", a.SourceColumns[i].Name, x.t, fl.Name))
 		}
 		if x.ok == nil {
 			return jen.Any().Parens(x.v.Clone())
 		}
 		return jen.Qual(pkgRuntime, "SequenceValue").Call(x.whole.Clone())
 	}
-	if a.SequenceType.Kind != types.StructKind || len(a.SequenceBy) == 1 && a.SourceColumns[a.SequenceBy[0]].Type.Kind == types.StructKind {
+	if a.SequenceType.Kind != types.StructKind {
 		return one(a.SequenceBy[0])
 	}
 	parts := make([]jen.Code, len(a.SequenceBy))

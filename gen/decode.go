@@ -187,7 +187,8 @@ func (g *generator) jsonFields(fs *funcScope, s *goStruct, n int, dst *jen.State
 	)}
 }
 
-// readMethods are the typed reads of runtime/source's decoders, by kind:
+// readMethods are the typed reads of runtime/source's decoders, by kind
+// (the kinds of spec.DecodedKind, TestReadMethodsAreDecodedKinds):
 // JSONDecoder.M() and CSVDecoder.M(col) return a types.Null of the kind's
 // Go type. DECIMAL reads also take the precision and scale.
 var readMethods = map[types.Kind]string{
@@ -247,7 +248,7 @@ func (g *generator) jsonValue(fs *funcScope, t types.Type, nullable bool, dst *j
 		return []jen.Code{jen.If(jen.Id("d").Dot("BeginArray").Call()).Block(body...)}
 	case types.MapKind:
 		if t.Key.Kind != types.StringKind {
-			panic(&UnsupportedError{What: fmt.Sprintf("JSON column %s of type %s: map keys other than STRING", what, t)})
+			undecodable("JSON", what, t)
 		}
 		kvT := jen.Qual(pkgTypes, "KV").Types(jen.String(), g.reg.goType(*t.Value, t.ValueContainsNull))
 		e := fs.tmp("e")
@@ -257,7 +258,8 @@ func (g *generator) jsonValue(fs *funcScope, t types.Type, nullable bool, dst *j
 		body := append(setValid, jen.For(jen.Id("d").Dot("NextField").Call()).Block(entry...))
 		return []jen.Code{jen.If(jen.Id("d").Dot("BeginObject").Call()).Block(body...)}
 	}
-	panic(&UnsupportedError{What: fmt.Sprintf("JSON column %s of type %s", what, t)})
+	undecodable("JSON", what, t)
+	return nil
 }
 
 // pkgLocal declares a decoder-local variable at the start of the decoder
@@ -271,7 +273,8 @@ func (g *generator) csvRead(t types.Type, i int, what string) *jen.Statement {
 	if read := readCall(t, jen.Lit(i)); read != nil {
 		return read
 	}
-	panic(&UnsupportedError{What: fmt.Sprintf("CSV column %s of type %s (CSV holds flat values only, as in Spark)", what, t)})
+	undecodable("CSV", what, t)
+	return nil
 }
 
 // csvColumns lists the declared column names, which header names map to.

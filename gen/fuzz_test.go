@@ -22,7 +22,8 @@ import (
 
 // TestFuzzSQL generates random typed expressions and queries
 // (sqlgen_test.go) and asserts, for each: validate (spec check, then gen)
-// never panics, and when it accepts, the generated Go compiles and one
+// never panics, gen never rejects what the check accepts, and when it
+// accepts, the generated Go compiles and one
 // update of the program runs without a panic or exit 2. A flow that fails
 // cleanly at run time (ANSI overflow, division by zero, a bad cast: Spark
 // raises those too) is allowed. The accepted queries are compiled in a few
@@ -134,9 +135,11 @@ func fuzzSpec(qs []fuzzQuery) string {
 }
 
 // validate checks a spec and, with generate, generates its program, as
-// `pipegen validate` does. rejected holds the diagnostics or gen's
-// UnsupportedError; bug a panic of spec or gen (gen's Internal
-// UnsupportedError is one), or another error of gen.
+// `pipegen validate` does. rejected holds spec's diagnostics; bug a panic
+// of spec or gen, or any error of gen: spec reports every construct the
+// generator cannot compile (sql.Uncompilable, spec.Undecodable, ...), so
+// an *UnsupportedError for a spec it accepted, internal or not, is a limit
+// the check missed or a generator bug.
 func validate(src string, generate bool) (files map[string][]byte, rejected, bug string) {
 	files, rejected, bug, _ = validateFlow(src, generate)
 	return files, rejected, bug
@@ -167,7 +170,7 @@ func validateFlow(src string, generate bool) (files map[string][]byte, rejected,
 	case errors.As(err, &ue) && ue.Internal != "":
 		return nil, "", "gen panicked: " + err.Error(), ue.Flow
 	case errors.As(err, &ue):
-		return nil, err.Error(), "", ue.Flow
+		return nil, "", "gen rejects a spec validate's check accepts: " + err.Error(), ue.Flow
 	case err != nil:
 		return nil, "", "gen failed: " + err.Error(), ""
 	}
@@ -233,8 +236,8 @@ func runFuzzBatch(t *testing.T, seed uint64, qs []fuzzQuery) (st fuzzStats) {
 	for len(qs) > 0 {
 		files, rejected, bug, flow := validateFlow(fuzzSpec(qs), true)
 		if i := slices.IndexFunc(qs, func(q fuzzQuery) bool { return q.name == flow }); i >= 0 && len(qs) > 1 {
-			// gen names the query it rejects (or failed on): leave it
-			// out, as validate rejects it alone.
+			// gen names the query it failed on: a bug; leave it out and
+			// compile the others.
 			if bug != "" {
 				st.bugs++
 				t.Errorf("seed %d, %s: %s\n%s", seed, qs[i].name, qs[i].sql, bug)
@@ -244,9 +247,9 @@ func runFuzzBatch(t *testing.T, seed uint64, qs []fuzzQuery) (st fuzzStats) {
 			continue
 		}
 		if rejected != "" || bug != "" {
-			// Generated one by one, the queries gen rejects
-			// (UnsupportedError) are validate's rejections; a panic of
-			// gen is a bug.
+			// Only spec rejects (the queries together: each alone was
+			// accepted); any failure of gen is a bug. Halve the batch
+			// until it names the query.
 			if len(qs) == 1 {
 				if bug != "" {
 					st.bugs++

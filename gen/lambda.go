@@ -130,7 +130,9 @@ func (c *exprCompiler) higherOrder(b *block, e *sql.Call) val {
 	case "zip_with":
 		return c.zipWith(b, e, arr)
 	}
-	panic(&UnsupportedError{Pos: e.Pos, What: "higher-order function " + e.Func})
+	// compileCall sends only the higher-order functions above, the ones
+	// the checker accepts (spec/sql/lambda.go).
+	panic(fmt.Sprintf("gen: higher-order function %s, which the checker does not accept", e.Func))
 }
 
 // transform: out[i] = f(arr[i]) or f(arr[i], i); NULL for a NULL array.
@@ -188,9 +190,9 @@ func (c *exprCompiler) quantifier(b *block, e *sql.Call, arr val) val {
 func (c *exprCompiler) aggregateArray(b *block, e *sql.Call, arr val) val {
 	merge := e.Args[2].(*sql.Lambda)
 	zt := e.Args[1].ResultType()
-	if bt := merge.Body.ResultType(); !bt.Equal(zt) {
+	if !sql.ArrayAggregateCompiles(e) {
 		// Same type but for nullability inside it: the Go types differ.
-		panic(&UnsupportedError{Pos: e.Pos, What: fmt.Sprintf("aggregate with a start value of type %s and a merge lambda of type %s (the nullability of their fields differs)", zt, bt)})
+		uncompilable("aggregate with a start value of type %s and a merge lambda of type %s", zt, merge.Body.ResultType())
 	}
 	zero := c.compile(b, e.Args[1])
 	acc, accOK := b.fn.tmp("acc"), b.fn.tmp("accOK")

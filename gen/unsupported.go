@@ -1,6 +1,10 @@
 package gen
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pipegen/pipegen/runtime/types"
+)
 
 // UnsupportedError reports a construct that type-checks but that the code
 // generator cannot compile yet. Pos is the byte offset in the SQL text of
@@ -41,4 +45,11 @@ func asUnsupported(r any) *UnsupportedError {
 // pipegen bug: the checker and the generator disagree).
 func uncompilable(format string, args ...any) {
 	panic(fmt.Sprintf("gen: "+format+", which sql.Uncompilable rejects", args...))
+}
+
+// undecodable aborts compilation on a column of a file source whose type
+// (or the type t inside it) spec.Undecodable rejects, so that spec
+// rejected the source before gen ran: for checked input it is unreachable.
+func undecodable(format, column string, t types.Type) {
+	panic(fmt.Sprintf("gen: %s column %s of type %s, which spec.Undecodable rejects", format, column, t))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pipegen/pipegen/runtime/types"
+	"github.com/pipegen/pipegen/spec"
 	"github.com/pipegen/pipegen/spec/sql"
 )
 
@@ -49,6 +50,8 @@ var uncompilableCases = []struct{ query, what string }{
 	{"SELECT count(DISTINCT tags) AS n FROM raw", "DISTINCT aggregate count over these arguments"},
 	{"SELECT collect_list(DISTINCT id) AS l FROM raw", "DISTINCT in collect_list"},
 	{"SELECT CAST(tags AS STRING) AS s FROM raw", "CAST from ARRAY<STRING> to STRING"},
+	{"SELECT aggregate(tags, array('a'), (acc, x) -> array(x)) AS a FROM raw",
+		"aggregate with a start value of type ARRAY<STRING> and a merge lambda of type ARRAY<STRING> (the nullability of their fields differs)"},
 }
 
 // TestSpecRejectsWhatGenCannotCompile checks that each construct the
@@ -84,5 +87,52 @@ func TestGenerateTreatsUncompilableAsInternal(t *testing.T) {
 	var ue *UnsupportedError
 	if !errors.As(err, &ue) || ue.Internal == "" || !strings.Contains(ue.Internal, "sql.Uncompilable") {
 		t.Fatalf("Generate error %v: want an internal error naming sql.Uncompilable", err)
+	}
+}
+
+// TestReadMethodsAreDecodedKinds checks that the decoders gen writes have a
+// typed read for exactly the flat kinds spec.Undecodable accepts, so that
+// the one decision of what a file source reads is spec's.
+func TestReadMethodsAreDecodedKinds(t *testing.T) {
+	for k := types.InvalidKind; k <= types.YearMonthIntervalKind; k++ {
+		if _, ok := readMethods[k]; ok != spec.DecodedKind(k) {
+			t.Errorf("kind %s: gen has a read method %v, spec.DecodedKind %v", k, ok, spec.DecodedKind(k))
+		}
+	}
+}
+
+// TestGenerateTreatsSpecLimitsAsInternal checks that a source column or a
+// sequence_by column that spec rejects (spec.Undecodable,
+// spec.SequenceByCompiles), which checked input never holds, is an
+// internal error of the generator, not a limit reported to the user.
+func TestGenerateTreatsSpecLimitsAsInternal(t *testing.T) {
+	const src = "pipeline: p\nsources:\n  raw:\n    files: {path: in, format: FORMAT}\n    schema: \"id BIGINT, seq BIGINT, x STRING\"\n" +
+		"datasets:\n  t: {kind: streaming_table}\nflows:\n  f: {target: t, auto_cdc: {source: STREAM(raw), keys: [id], sequence_by: seq, columns: [id]}}\n"
+	mapType := types.MapOf(types.IntType, types.StringType, true)
+	// column sets the type of column i of source raw (1 is seq, 2 is x).
+	column := func(i int, t types.Type) func(p *spec.Pipeline) {
+		return func(p *spec.Pipeline) { p.Sources[0].Schema[i].Type, p.Sources[0].Columns[i].Type = t, t }
+	}
+	tests := []struct {
+		name, format string
+		edit         func(p *spec.Pipeline)
+		want         string
+	}{
+		{"JSON map keys", "json", column(2, mapType), "JSON column x of type MAP<INT, STRING>, which spec.Undecodable rejects"},
+		{"JSON interval", "json", column(2, types.IntervalType), "JSON column x of type INTERVAL DAY TO SECOND, which spec.Undecodable rejects"},
+		{"CSV array", "csv", column(2, types.ArrayOf(types.IntType, true)), "CSV column x of type ARRAY<INT>, which spec.Undecodable rejects"},
+		{"sequence_by", "json", column(1, types.MapOf(types.StringType, types.StringType, true)), "sequence_by column seq of type MAP<STRING, STRING> of flow f, which spec.SequenceByCompiles rejects"},
+	}
+	for _, tt := range tests {
+		p, diags := loadSpec(strings.Replace(src, "FORMAT", tt.format, 1))
+		if diags != "" {
+			t.Fatal(diags)
+		}
+		tt.edit(p)
+		_, err := Generate(p, Options{Version: "test"})
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Internal, tt.want) {
+			t.Errorf("%s: Generate error %v: want an internal error %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -470,6 +470,7 @@ func (r *resolver) checkCDC(fn *flowNode) []Column {
 	}
 	cdc.Keys = resolve(a.Keys, "key")
 	cdc.SequenceBy = resolve(a.SequenceBy, "sequence_by")
+	r.unsequenceable(fn, srcCols)
 	if !fn.failed {
 		if len(cdc.SequenceBy) == 1 && a.SequenceBy.Scalar {
 			cdc.SequenceType = srcCols[cdc.SequenceBy[0]].Type

@@ -1,6 +1,12 @@
 package spec
 
-import "github.com/pipegen/pipegen/spec/sql"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pipegen/pipegen/runtime/types"
+	"github.com/pipegen/pipegen/spec/sql"
+)
 
 // uncompilable reports the constructs of a checked query or expression
 // that the code generator cannot compile (sql.Uncompilable), each at its
@@ -13,4 +19,109 @@ func (r *resolver) uncompilable(text Str, where string, errs []*sql.Error) {
 		e.Message = where + ": " + e.Message
 	}
 	r.sqlErrors(text, 0, errs)
+}
+
+// This file also decides what of a spec outside its SQL the generator
+// compiles: the column types the decoders of file sources read, and the
+// sequence_by columns of AUTO CDC flows. Package gen asks the same
+// functions (DecodedKind, Undecodable, SequenceByCompiles) and treats a
+// construct they reject as an internal error.
+
+// decodedKinds are the kinds of the typed reads of runtime/source's
+// JSONDecoder and CSVDecoder (Bool, Int8, ..., TimestampNTZ).
+var decodedKinds = map[types.Kind]bool{
+	types.BooleanKind: true, types.ByteKind: true, types.ShortKind: true, types.IntKind: true,
+	types.LongKind: true, types.FloatKind: true, types.DoubleKind: true, types.DecimalKind: true,
+	types.StringKind: true, types.BinaryKind: true, types.DateKind: true, types.TimestampKind: true,
+	types.TimestampNTZKind: true,
+}
+
+// DecodedKind reports whether the decoders of JSON and CSV sources read a
+// flat value of kind k with a typed read of their own.
+func DecodedKind(k types.Kind) bool { return decodedKinds[k] }
+
+// Undecodable returns the type inside t (t itself, or an element, value or
+// field type) that the generated decoder of a file source of format f
+// cannot read, with why it cannot ("map keys other than STRING", or ""),
+// and ok false; ok is true when it reads t. JSON reads the flat kinds of
+// DecodedKind, and ARRAYs, STRUCTs and MAPs with STRING keys of them; CSV
+// reads only the flat kinds (its nested types are refused as Spark refuses
+// them, UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); Parquet reads every type
+// through the row codec.
+func Undecodable(f FileFormat, t types.Type) (bad types.Type, why string, ok bool) {
+	if DecodedKind(t.Kind) || f == FormatParquet {
+		return types.Type{}, "", true
+	}
+	if f != FormatJSON {
+		return t, "", false
+	}
+	switch t.Kind {
+	case types.ArrayKind:
+		return Undecodable(f, *t.Elem)
+	case types.MapKind:
+		if t.Key.Kind != types.StringKind {
+			return t, "map keys other than STRING", false
+		}
+		return Undecodable(f, *t.Value)
+	case types.StructKind:
+		for _, fl := range t.Fields {
+			if bad, why, ok := Undecodable(f, fl.Type); !ok {
+				return bad, why, false
+			}
+		}
+		return types.Type{}, "", true
+	}
+	return t, "", false
+}
+
+// undecodable reports each declared column of file source s that its
+// generated decoder cannot read (Undecodable), at the column's name in
+// the schema text. CSV's nested columns are left to addSource, which
+// refuses them as Spark does. The source does not fail: its columns are
+// known, so what reads it is checked too.
+func (r *resolver) undecodable(s *Source, schema Str) {
+	if s.Kind != FileSource || s.Files == nil {
+		return
+	}
+	f := s.Files.Format
+	for i, c := range s.Schema {
+		if f == FormatCSV && c.Type.IsNested() {
+			continue
+		}
+		bad, why, ok := Undecodable(f, c.Type)
+		if ok {
+			continue
+		}
+		msg := fmt.Sprintf("%s column %s of type %s", strings.ToUpper(string(f)), c.Name, bad)
+		hint := fmt.Sprintf("declare %s STRING and convert it in the query, e.g. CAST(%s AS %s)", types.QuoteIdent(c.Name), types.QuoteIdent(c.Name), bad)
+		switch {
+		case bad.Kind == types.VoidKind:
+			hint = fmt.Sprintf("declare %s STRING: a VOID column holds only NULL", types.QuoteIdent(c.Name))
+		case why != "":
+			msg += ": " + why
+			hint = "declare the map's keys STRING (JSON object keys are strings) and convert them in the query with transform_keys"
+		case f == FormatCSV:
+			msg += " (CSV holds flat values only, as in Spark)"
+		}
+		r.errorf(columnPos(schema, i), "UNSUPPORTED_FEATURE", hint, "source %s: %s is not supported yet", s.Name, msg)
+	}
+}
+
+// SequenceByCompiles reports whether an AUTO CDC flow can sequence its
+// changes by a column of type t: a flat value the runtime compares
+// (runtime.SequenceValue), not an ARRAY, MAP or STRUCT.
+func SequenceByCompiles(t types.Type) bool { return !t.IsNested() }
+
+// unsequenceable reports each sequence_by column of AUTO CDC flow fn whose
+// type SequenceByCompiles rejects, at its entry in sequence_by. The flow
+// does not fail: its target's columns are known.
+func (r *resolver) unsequenceable(fn *flowNode, cols []Column) {
+	for _, s := range fn.cdc.SequenceBy.Items {
+		i := indexOfColumn(cols, s.Value)
+		if i < 0 || SequenceByCompiles(cols[i].Type) {
+			continue
+		}
+		r.errorf(s.Pos, "UNSUPPORTED_FEATURE", "sequence by flat columns, such as a number or a timestamp; list several in order instead of a STRUCT: sequence_by: [a, b]",
+			"flow %s: sequence_by column %s of type %s is not supported yet", fn.name, cols[i].Name, cols[i].Type)
+	}
 }

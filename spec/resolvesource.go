@@ -94,15 +94,16 @@ func (r *resolver) addSource(d *SourceDecl) {
 		if s.Files.Format == FormatCSV {
 			// Spark's CSV source refuses nested columns
 			// (UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE): a CSV field is flat text.
-			for _, f := range s.Schema {
+			for i, f := range s.Schema {
 				if k := f.Type.Kind; k == types.ArrayKind || k == types.MapKind || k == types.StructKind {
-					r.errorf(d.Schema.Pos, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
+					r.errorf(columnPos(d.Schema, i), "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
 						fmt.Sprintf("declare %s STRING and parse it in the query, e.g. from_json(%s, '%s')", types.QuoteIdent(f.Name), types.QuoteIdent(f.Name), f.Type),
 						"the CSV source %q cannot read column %s of type %s: CSV holds flat values only, as in Spark", s.Name, f.Name, f.Type)
 					rl.failed = true
 				}
 			}
 		}
+		r.undecodable(s, d.Schema)
 		if len(notNull) > 0 {
 			r.warnf(d.Schema.Pos, "", fmt.Sprintf("to enforce it, add an expectation such as {name: has_%s, expr: %s IS NOT NULL, on_violation: drop} to the table that reads the source",
 				notNull[0], types.QuoteIdent(notNull[0])),
@@ -343,6 +344,15 @@ func (r *resolver) addLoggedColumns(s *Source, d *SourceDecl, rl *rel) {
 			s.Schema[i].Type = c.Type
 		}
 	}
+}
+
+// columnPos is the position of the name of column i of schema text s, or
+// of s for a column it does not declare (one added from a schema log).
+func columnPos(s Str, i int) Pos {
+	if _, offsets, _ := sql.ParseSchemaAt(s.Value); i < len(offsets) {
+		return s.PosAt(offsets[i])
+	}
+	return s.Pos
 }
 
 // parseSchema parses a declared DDL schema; rl fails when it has errors.

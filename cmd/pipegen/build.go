@@ -17,6 +17,7 @@ import (
 	"github.com/pipegen/pipegen/gen"
 	prt "github.com/pipegen/pipegen/runtime"
 	"github.com/pipegen/pipegen/spec"
+	"github.com/pipegen/pipegen/spec/sql"
 )
 
 // pipegenModule is the module path of pipegen, which the generated program
@@ -158,11 +159,12 @@ func generate(stderr io.Writer, file string, loc locations) (*spec.Pipeline, map
 
 // loadAndGenerate loads and checks a spec and, when it is valid,
 // generates its program. What the code generator cannot compile is
-// reported by the checker (sql.Uncompilable) as diagnostics; an error of
-// Generate for a checked spec is a limit the checker missed or a bug,
-// placed at the flow as a diagnostic. A table source without a declared schema takes the schema of its
-// table's Delta log when the table is found: under loc.warehouse, or at
-// its delta.`path`; a schema_evolution source the columns its schema log
+// reported by the checker (sql.Uncompilable, and spec/compilable.go
+// outside SQL) as diagnostics; an error of Generate for a checked spec is
+// a limit the checker missed or a bug, placed at the flow as a diagnostic.
+// A table source without a declared schema takes the schema of its table's
+// Delta log when the table is found: under loc.warehouse, or at its
+// delta.`path`; a schema_evolution source the columns its schema log
 // under loc.storage recorded. err is an internal failure of the generator.
 func loadAndGenerate(file string, loc locations) (*spec.Pipeline, map[string][]byte, spec.Diagnostics, error) {
 	p, diags := spec.LoadWith(file, loc.specOptions())
@@ -182,7 +184,7 @@ func loadAndGenerate(file string, loc locations) (*spec.Pipeline, map[string][]b
 func unsupportedDiagnostic(p *spec.Pipeline, ue *gen.UnsupportedError) spec.Diagnostic {
 	d := spec.Diagnostic{Severity: spec.Error, Code: "UNSUPPORTED_FEATURE",
 		Message: fmt.Sprintf("%s: %s is not supported yet", ue.Where, ue.What),
-		Hint:    "rewrite the query without it, or compute it in another dataset; docs/sql.md lists what compiles"}
+		Hint:    sql.UncompilableHint}
 	if ue.Internal != "" {
 		d.Code, d.Message = "INTERNAL_ERROR", ue.Error()
 		d.Hint = "rewrite the query, or compute part of it in another dataset"

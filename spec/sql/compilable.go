@@ -134,6 +134,10 @@ func (u *uncompilable) expr(e Expr) bool {
 			u.add(x.Pos, "CAST from %s to %s", from, x.Type)
 		}
 	case *Call:
+		if !ArrayAggregateCompiles(x) {
+			u.add(x.Pos, "aggregate with a start value of type %s and a merge lambda of type %s (the nullability of their fields differs)",
+				x.Args[1].ResultType(), x.Args[2].(*Lambda).Body.ResultType())
+		}
 		if x.Func == "date_part" && len(x.Args) == 2 {
 			if _, ok := DatePartHelper(x); !ok {
 				var field any
@@ -159,6 +163,20 @@ func (u *uncompilable) expr(e Expr) bool {
 		}
 	}
 	return true
+}
+
+// ArrayAggregateCompiles reports whether e, when it is a call of the
+// higher-order aggregate(arr, start, (acc, x) -> merge[, acc -> finish]),
+// compiles: the merge lambda returns the start value's type, nullability
+// inside it included (the checker only asks for one type ignoring it, as
+// Spark does, but the generated accumulator then has two Go types). Any
+// other call compiles as far as this function is concerned.
+func ArrayAggregateCompiles(e *Call) bool {
+	if e.Func != "aggregate" || len(e.Args) < 3 {
+		return true
+	}
+	merge, ok := e.Args[2].(*Lambda)
+	return !ok || merge.Body.ResultType().Equal(e.Args[1].ResultType())
 }
 
 // Comparable reports whether values of t can be compared by Go's == (and

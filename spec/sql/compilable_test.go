@@ -21,6 +21,7 @@ func TestUncompilable(t *testing.T) {
 		{"SELECT percentile(i, 0.5) AS p, collect_set(str) AS s FROM nums", ""},
 		{"SELECT t1.id FROM t1 JOIN t2 ON t1.id = t2.id", ""},
 		{"SELECT date_part('SECOND', ts) AS s FROM nums", ""},
+		{"SELECT aggregate(arr, 0, (acc, x) -> acc + x) AS s, aggregate(arr, array(i), (acc, x) -> acc) AS a FROM nums", ""},
 		// Not compiled.
 		{"SELECT DISTINCT arr FROM nums", "0 DISTINCT over a column of type ARRAY<INT>"},
 		{"SELECT arr FROM nums UNION SELECT arr FROM nums", "0 DISTINCT over a column of type ARRAY<INT>"},
@@ -30,6 +31,7 @@ func TestUncompilable(t *testing.T) {
 		{"SELECT count(DISTINCT arr) AS n FROM nums", "7 DISTINCT aggregate count over these arguments"},
 		{"SELECT collect_list(DISTINCT i) AS l FROM nums", "7 DISTINCT in collect_list"},
 		{"SELECT CAST(arr AS STRING) AS s FROM nums", "7 CAST from ARRAY<INT> to STRING"},
+		{"SELECT aggregate(arr, array(1), (acc, x) -> array(x)) AS a FROM nums", "7 aggregate with a start value of type ARRAY<INT> and a merge lambda of type ARRAY<INT> (the nullability of their fields differs)"},
 		// Several in one query: all of them, in plan order.
 		{"SELECT DISTINCT CAST(arr AS STRING) AS s, CAST(array(arr) AS ARRAY<STRING>) AS t, bin FROM nums",
 			"0 DISTINCT over a column of type ARRAY<STRING>; 0 DISTINCT over a column of type BINARY; 16 CAST from ARRAY<INT> to STRING; 42 CAST from ARRAY<ARRAY<INT>> to ARRAY<STRING>"},

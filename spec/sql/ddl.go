@@ -234,8 +234,16 @@ func ParseType(text string) (types.Type, []*Error) {
 // must be unique (case-insensitively); the colon is optional in STRUCT
 // fields only.
 func ParseSchema(ddl string) (types.Schema, []*Error) {
+	s, _, errs := ParseSchemaAt(ddl)
+	return s, errs
+}
+
+// ParseSchemaAt is ParseSchema that also returns the byte offset in ddl of
+// each column's name, for messages about a column.
+func ParseSchemaAt(ddl string) (types.Schema, []int, []*Error) {
 	p := newParser(ddl)
 	var s types.Schema
+	var offsets []int
 	seen := map[string]bool{}
 	p.parseTop(func() {
 		if p.peek().kind == tEOF {
@@ -250,6 +258,7 @@ func ParseSchema(ddl string) (types.Schema, []*Error) {
 					seen[key] = true
 				}
 				s = append(s, f)
+				offsets = append(offsets, pos)
 			})
 			if !p.acceptOp(",") {
 				break
@@ -257,7 +266,7 @@ func ParseSchema(ddl string) (types.Schema, []*Error) {
 		}
 	})
 	if len(p.errs) > 0 {
-		return nil, p.errs
+		return nil, nil, p.errs
 	}
-	return s, nil
+	return s, offsets, nil
 }

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/pipegen/pipegen/runtime/types"
@@ -29,6 +30,19 @@ func TestParseSchema(t *testing.T) {
 	}
 	if got := s.String(); got != "a STRING NOT NULL, b DECIMAL(12,2), c ARRAY<STRUCT<sku: STRING, qty: INT NOT NULL>>, d MAP<STRING, INT>, `e f` TIMESTAMP" {
 		t.Errorf("String() = %s", got)
+	}
+}
+
+// TestParseSchemaAt checks the offsets of the columns' names, quoted ones
+// at their backquote.
+func TestParseSchemaAt(t *testing.T) {
+	const ddl = "a STRING NOT NULL,  b ARRAY<STRUCT<x: INT>>, `e f` TIMESTAMP"
+	_, offsets, errs := ParseSchemaAt(ddl)
+	if errs != nil {
+		t.Fatal(errString(errs))
+	}
+	if want := []int{0, 20, 45}; fmt.Sprint(offsets) != fmt.Sprint(want) {
+		t.Errorf("offsets %v, want %v", offsets, want)
 	}
 }
 
