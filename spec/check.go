@@ -247,7 +247,14 @@ func (r *resolver) storableColumns(rl *rel, fn *flowNode, out []Column) {
 		if c.Type.Kind == types.YearMonthIntervalKind {
 			hint = "cast it to STRING (CAST(x AS STRING) is INTERVAL '1-2' YEAR TO MONTH), or store its months: extract(YEAR FROM x) * 12 + extract(MONTH FROM x)"
 		}
-		r.errorf(fn.text.Pos, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE", hint,
+		at := fn.text.Pos
+		if !fn.text.Set() { // an AUTO CDC flow has no query: point at its source
+			at = fn.pos
+			if fn.cdc != nil && fn.cdc.Source.Set() {
+				at = fn.cdc.Source.Pos
+			}
+		}
+		r.errorf(at, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE", hint,
 			"column %q of %q is of type %s, which a Delta table cannot store", c.Name, rl.name, c.Type)
 		fn.failed = true
 	}
