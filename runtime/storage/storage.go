@@ -19,7 +19,9 @@
 //   - Delete, DeletePrefix, Stat.
 //
 // Local implements it over a folder of the local file system; Open maps
-// a location (a local path) to its Store.
+// a location (a local path, or a URL of a registered scheme) to its
+// Store. Join, Dir, Base, Rel and Abs build and take apart locations,
+// which path/filepath would corrupt once they are URLs.
 package storage
 
 import (
