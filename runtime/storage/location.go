@@ -26,8 +26,11 @@ import (
 func Join(loc string, elem ...string) string {
 	root, p, ok := splitURL(loc)
 	if !ok {
-		if len(elem) == 0 {
+		switch len(elem) {
+		case 0:
 			return filepath.Join(loc)
+		case 1: // the common case, without a slice to allocate
+			return filepath.Join(loc, elem[0])
 		}
 		return filepath.Join(append([]string{loc}, elem...)...)
 	}
