@@ -2,7 +2,6 @@ package cdc
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/pipegen/pipegen/runtime/delta"
@@ -90,7 +89,7 @@ func (p *partitioning) values(row []any) (delta.PartitionValues, error) {
 // path returns the folder, relative to the table root, of the partition
 // with values pv; it also names the partition's leaves in keyed mode.
 func (p *partitioning) path(pv delta.PartitionValues) string {
-	return filepath.ToSlash(delta.PartitionPath(p.columns, pv))
+	return delta.PartitionPath(p.columns, pv)
 }
 
 // strip returns row without its partition columns.

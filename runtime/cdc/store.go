@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -385,7 +384,7 @@ func (st *Store) run(n int, j rewrite, byKey map[string][]record, truncAt []byte
 		if err != nil {
 			return r, err
 		}
-		if fi, err := storage.StatFile(filepath.Join(st.StateDir, state)); err == nil {
+		if fi, err := storage.StatFile(storage.Join(st.StateDir, state)); err == nil {
 			r.state += fi.Size
 		}
 	}
@@ -441,7 +440,7 @@ func (st *Store) writeLeaf(job, chunk int, lo []byte, entries []entry, truncAt [
 	}
 	var adds []delta.Add
 	for _, part := range parts {
-		rel, info, err := st.WriteRows(filepath.Join(st.Path, part.dir), st.Prefix, job, chunk, schema, part.rows)
+		rel, info, err := st.WriteRows(storage.Join(st.Path, part.dir), st.Prefix, job, chunk, schema, part.rows)
 		if err != nil {
 			return adds, state, err
 		}
@@ -479,7 +478,7 @@ func (st *Store) writeState(job, chunk int, entries []entry) (string, error) {
 
 // readState reads a leaf's state file into entries sorted by key.
 func (st *Store) readState(name string) ([]entry, error) {
-	path := filepath.Join(st.StateDir, name)
+	path := storage.Join(st.StateDir, name)
 	fh, err := storage.OpenFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("table %s: the AUTO CDC state file %s of flow %s is missing: most likely the flow is new or renamed and writes into an existing target "+
@@ -555,7 +554,7 @@ func (st *Store) writeChanges(job int, changes []feedRow) ([]delta.CDC, error) {
 		if part.dir != "" {
 			dir += "/" + part.dir
 		}
-		rel, info, err := st.WriteRows(filepath.Join(st.Path, filepath.FromSlash(dir)), "cdc-"+st.Prefix, job, 0, schema, part.rows)
+		rel, info, err := st.WriteRows(storage.Join(st.Path, dir), "cdc-"+st.Prefix, job, 0, schema, part.rows)
 		if err != nil {
 			return out, err
 		}
@@ -573,7 +572,7 @@ func (m *Merged) Discard() {
 			storage.Remove(delta.FilePath(st.Path, a.Path))
 		}
 		for _, s := range r.states {
-			storage.Remove(filepath.Join(st.StateDir, s))
+			storage.Remove(storage.Join(st.StateDir, s))
 		}
 		for _, c := range r.change {
 			storage.Remove(delta.FilePath(st.Path, c.Path))

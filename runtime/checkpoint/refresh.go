@@ -1,8 +1,9 @@
 package checkpoint
 
 import (
-	"path/filepath"
 	"time"
+
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // RefreshFile is the name of a materialized view's Refresh record in its
@@ -47,15 +48,15 @@ type Once struct {
 func IDs(dir string) []string {
 	var ids []string
 	var meta Meta
-	if ReadJSON(filepath.Join(dir, "metadata.json"), &meta) == nil && meta.ID != "" {
+	if ReadJSON(storage.Join(dir, "metadata.json"), &meta) == nil && meta.ID != "" {
 		ids = append(ids, meta.ID)
 	}
 	var once Once
-	if ReadJSON(filepath.Join(dir, OnceFile), &once) == nil && once.FlowID != "" {
+	if ReadJSON(storage.Join(dir, OnceFile), &once) == nil && once.FlowID != "" {
 		ids = append(ids, once.FlowID)
 	}
 	var mv Refresh
-	if ReadJSON(filepath.Join(dir, RefreshFile), &mv) == nil && mv.FlowID != "" {
+	if ReadJSON(storage.Join(dir, RefreshFile), &mv) == nil && mv.FlowID != "" {
 		ids = append(ids, mv.FlowID)
 	}
 	return ids

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -65,12 +64,12 @@ type compactFile struct {
 func compactions(dir string) ([]compactFile, error) {
 	var out []compactFile
 	for _, ext := range []string{".json", seenExt} {
-		nums, err := batchNumbers(filepath.Join(dir, "compact"), ext)
+		nums, err := batchNumbers(storage.Join(dir, "compact"), ext)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range nums {
-			out = append(out, compactFile{n, filepath.Join(dir, "compact", strconv.FormatInt(n, 10)+ext)})
+			out = append(out, compactFile{n, storage.Join(dir, "compact", strconv.FormatInt(n, 10)+ext)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].batch < out[j].batch })

@@ -28,7 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
+	"path"
 	"sort"
 	"strconv"
 	"time"
@@ -137,7 +137,7 @@ type Stream struct {
 // (Rebuild) or refuses to run; only I/O errors are returned.
 func Load(dir string, meta Meta) (*Stream, error) {
 	cp := &Stream{Dir: dir, Committed: -1, Seen: map[string]FileSet{}, Versions: map[string]int64{}}
-	data, err := storage.ReadFile(filepath.Join(dir, "metadata.json"))
+	data, err := storage.ReadFile(storage.Join(dir, "metadata.json"))
 	if err == nil {
 		if jerr := json.Unmarshal(data, &cp.Meta); jerr != nil || cp.Meta.ID == "" {
 			cp.Damage = append(cp.Damage, fmt.Sprintf("metadata.json is corrupt (%v)", jerr))
@@ -158,7 +158,7 @@ func Load(dir string, meta Meta) (*Stream, error) {
 	case err != nil:
 		return nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
-	commits, err := batchNumbers(filepath.Join(dir, "commits"), ".json")
+	commits, err := batchNumbers(storage.Join(dir, "commits"), ".json")
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func Load(dir string, meta Meta) (*Stream, error) {
 			break
 		}
 	}
-	offsets, err := batchNumbers(filepath.Join(dir, "offsets"), ".json")
+	offsets, err := batchNumbers(storage.Join(dir, "offsets"), ".json")
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func Load(dir string, meta Meta) (*Stream, error) {
 			continue
 		}
 		var o Offsets
-		if err := ReadJSON(filepath.Join(dir, "offsets", batchName(n)), &o); err != nil {
+		if err := ReadJSON(storage.Join(dir, "offsets", batchName(n)), &o); err != nil {
 			cp.Damage = append(cp.Damage, err.Error())
 			break
 		}
@@ -214,7 +214,7 @@ func Load(dir string, meta Meta) (*Stream, error) {
 
 // SaveMeta writes metadata.json from Meta and clears Created.
 func (cp *Stream) SaveMeta() error {
-	if err := WriteJSON(filepath.Join(cp.Dir, "metadata.json"), cp.Meta); err != nil {
+	if err := WriteJSON(storage.Join(cp.Dir, "metadata.json"), cp.Meta); err != nil {
 		return fmt.Errorf("checkpoint %s: %w", cp.Dir, err)
 	}
 	cp.Created = false
@@ -242,7 +242,7 @@ func (cp *Stream) apply(o *Offsets) {
 
 // WriteOffsets records batch o before it runs (offsets/<N>.json).
 func (cp *Stream) WriteOffsets(o *Offsets) error {
-	return WriteJSON(filepath.Join(cp.Dir, "offsets", batchName(o.Batch)), o)
+	return WriteJSON(storage.Join(cp.Dir, "offsets", batchName(o.Batch)), o)
 }
 
 // Commit records batch o as committed (commits/<N>.json), after its table
@@ -252,7 +252,7 @@ func (cp *Stream) Commit(o *Offsets) error {
 	cp.Committed = o.Batch
 	cp.Pending = nil
 	rec := map[string]any{"batchId": o.Batch, "committedAt": time.Now().UTC()}
-	if err := WriteJSON(filepath.Join(cp.Dir, "commits", batchName(o.Batch)), rec); err != nil {
+	if err := WriteJSON(storage.Join(cp.Dir, "commits", batchName(o.Batch)), rec); err != nil {
 		return err
 	}
 	if (o.Batch+1)%compactEvery == 0 {
@@ -278,13 +278,13 @@ func (cp *Stream) compact() error {
 		}
 	}
 	for _, sub := range []string{"offsets", "commits"} {
-		nums, err := batchNumbers(filepath.Join(cp.Dir, sub), ".json")
+		nums, err := batchNumbers(storage.Join(cp.Dir, sub), ".json")
 		if err != nil {
 			return err
 		}
 		for _, n := range nums {
 			if n < cp.Committed-keepBatches {
-				storage.Remove(filepath.Join(cp.Dir, sub, batchName(n)))
+				storage.Remove(storage.Join(cp.Dir, sub, batchName(n)))
 			}
 		}
 	}
@@ -293,7 +293,7 @@ func (cp *Stream) compact() error {
 
 // compactPath is the compacted record through the last committed batch.
 func (cp *Stream) compactPath() string {
-	return filepath.Join(cp.Dir, "compact", strconv.FormatInt(cp.Committed, 10)+seenExt)
+	return storage.Join(cp.Dir, "compact", strconv.FormatInt(cp.Committed, 10)+seenExt)
 }
 
 // Rebuild replaces the checkpoint with what the records of the flow's
@@ -324,13 +324,13 @@ func (cp *Stream) Rebuild(id string, recs map[int64]*CommitRecord) (files int, e
 		return 0, err
 	}
 	for _, sub := range []string{"offsets", "commits"} {
-		nums, err := batchNumbers(filepath.Join(cp.Dir, sub), ".json")
+		nums, err := batchNumbers(storage.Join(cp.Dir, sub), ".json")
 		if err != nil {
 			return 0, err
 		}
 		for _, n := range nums {
 			if n > cp.Committed || sub == "offsets" {
-				storage.Remove(filepath.Join(cp.Dir, sub, batchName(n)))
+				storage.Remove(storage.Join(cp.Dir, sub, batchName(n)))
 			}
 		}
 	}
@@ -346,7 +346,7 @@ func (cp *Stream) Rebuild(id string, recs map[int64]*CommitRecord) (files int, e
 			return 0, err
 		}
 		rec := map[string]any{"batchId": cp.Committed, "rebuilt": true}
-		if err := WriteJSON(filepath.Join(cp.Dir, "commits", batchName(cp.Committed)), rec); err != nil {
+		if err := WriteJSON(storage.Join(cp.Dir, "commits", batchName(cp.Committed)), rec); err != nil {
 			return 0, err
 		}
 	}
@@ -364,7 +364,7 @@ func batchNumbers(dir, ext string) ([]int64, error) {
 	var out []int64
 	for _, e := range entries {
 		name := e.Name()
-		if filepath.Ext(name) != ext {
+		if path.Ext(name) != ext {
 			continue
 		}
 		n, err := strconv.ParseInt(name[:len(name)-len(ext)], 10, 64)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,7 +172,7 @@ func WriteCheckpoint(table string, version int64, now time.Time) (LastCheckpoint
 		}
 		lc = LastCheckpoint{Version: version, Size: int64(len(rows)), SizeInBytes: size, NumOfAddFiles: adds}
 		data, _ := json.Marshal(lc)
-		return writeLogFile(filepath.Join(LogDir(table), "_last_checkpoint"), data)
+		return writeLogFile(storage.Join(LogDir(table), "_last_checkpoint"), data)
 	})
 	if err != nil {
 		return LastCheckpoint{}, fmt.Errorf("table %s: checkpoint %d: %w", table, version, err)
@@ -327,7 +326,7 @@ func CleanupExpiredLogs(table string, retention time.Duration, now time.Time, dr
 	}
 	for _, e := range entries {
 		name := e.Name()
-		p := filepath.Join(LogDir(table), name)
+		p := storage.Join(LogDir(table), name)
 		if strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") && old(p) {
 			removed = append(removed, p)
 		}
@@ -343,7 +342,7 @@ func CleanupExpiredLogs(table string, retention time.Duration, now time.Time, dr
 	}
 	for _, p := range removed {
 		if err := storage.Remove(p); err != nil {
-			return removed, fmt.Errorf("table %s: clean up %s: %w", table, filepath.Base(p), err)
+			return removed, fmt.Errorf("table %s: clean up %s: %w", table, storage.Base(p), err)
 		}
 	}
 	return removed, nil

@@ -3,7 +3,6 @@ package delta
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -37,7 +36,7 @@ type VersionChecksum struct {
 
 // ChecksumPath returns the path of version's checksum file.
 func ChecksumPath(table string, version int64) string {
-	return filepath.Join(LogDir(table), fmt.Sprintf("%020d.crc", version))
+	return storage.Join(LogDir(table), fmt.Sprintf("%020d.crc", version))
 }
 
 // ReadChecksum reads the checksum file of version; ok is false when there

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
+	"path"
 	"strings"
 	"time"
 
@@ -301,7 +301,7 @@ func partitionByJSON(cols []string) string {
 }
 
 // PartitionPath returns the Hive-style directory of a partition, as Spark
-// names it: `col=value/...` in partition order, values escaped as Hive
+// names it: `col=value/...` (slash-separated, a key) in partition order, values escaped as Hive
 // escapes path names (%XX for control characters and "#%'*/:=?\{[]^ and
 // DEL), NULL or "" as __HIVE_DEFAULT_PARTITION__. The directory name is
 // only a convention; readers take partition values from the log.
@@ -316,7 +316,7 @@ func PartitionPath(partitionColumns []string, values PartitionValues) string {
 		}
 		parts[i] = escapeHive(c) + "=" + v
 	}
-	return filepath.Join(parts...)
+	return path.Join(parts...)
 }
 
 func escapeHive(s string) string {

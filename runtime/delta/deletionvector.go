@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"path/filepath"
 	"strconv"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -75,7 +74,7 @@ func (dv *DeletionVector) File(table string) (string, error) {
 			return "", fmt.Errorf("deletion vector path %q: %w", s, err)
 		}
 		name := fmt.Sprintf("deletion_vector_%x-%x-%x-%x-%x.bin", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
-		return filepath.Join(table, filepath.FromSlash(prefix), name), nil
+		return storage.Join(table, prefix, name), nil
 	case "p":
 		return FilePath(table, dv.PathOrInlineDv), nil
 	}

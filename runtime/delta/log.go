@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -28,12 +27,12 @@ import (
 var ErrNoTable = errors.New("not a Delta table (no _delta_log commits)")
 
 // LogDir returns the `_delta_log` directory of a table.
-func LogDir(table string) string { return filepath.Join(table, "_delta_log") }
+func LogDir(table string) string { return storage.Join(table, "_delta_log") }
 
 // CommitPath returns the path of the commit file of a version:
 // `_delta_log/<version as 20 digits>.json`.
 func CommitPath(table string, version int64) string {
-	return filepath.Join(table, filepath.FromSlash(commitKey(version)))
+	return storage.Join(table, commitKey(version))
 }
 
 // commitKey is the key of a version's commit in the table's Store.
@@ -72,7 +71,7 @@ func listLog(table string) (*logListing, error) {
 		if m := v2CheckpointName.FindStringSubmatch(name); m != nil {
 			v, _ := strconv.ParseInt(m[1], 10, 64)
 			if l.checkpoints[v] == nil {
-				l.checkpoints[v] = []string{filepath.Join(LogDir(table), name)}
+				l.checkpoints[v] = []string{storage.Join(LogDir(table), name)}
 			}
 			continue
 		}
@@ -85,7 +84,7 @@ func listLog(table string) (*logListing, error) {
 			if parts[v] == nil {
 				parts[v] = map[int][]string{}
 			}
-			parts[v][n] = append(parts[v][n], filepath.Join(LogDir(table), name))
+			parts[v][n] = append(parts[v][n], storage.Join(LogDir(table), name))
 		}
 	}
 	slices.Sort(l.commits)
@@ -362,12 +361,12 @@ func parseCommit(path string, data []byte) ([]Action, error) {
 		}
 		var a Action
 		if err := json.Unmarshal(b, &a); err != nil {
-			return nil, fmt.Errorf("commit %s line %d: %w", filepath.Base(path), line, err)
+			return nil, fmt.Errorf("commit %s line %d: %w", storage.Base(path), line, err)
 		}
 		actions = append(actions, a)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("commit %s: %w", filepath.Base(path), err)
+		return nil, fmt.Errorf("commit %s: %w", storage.Base(path), err)
 	}
 	return actions, nil
 }
@@ -437,7 +436,7 @@ func (st *state) loadJSONCheckpoint(table, path string, withFiles bool) error {
 // ("Sidecar Files"), paths relative to `_delta_log/_sidecars/`.
 func (st *state) loadSidecars(table string, paths []string) error {
 	for _, p := range paths {
-		local := FilePath(filepath.Join(LogDir(table), "_sidecars"), p)
+		local := FilePath(storage.Join(LogDir(table), "_sidecars"), p)
 		if err := st.loadCheckpointFile(local, checkpointSchema); err != nil {
 			return fmt.Errorf("sidecar %s: %w", p, err)
 		}
@@ -495,7 +494,7 @@ var checkpointMetaSchema = func() types.Schema {
 // sidecars), or JSON (a UUID-named V2 checkpoint).
 func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 	if strings.HasSuffix(path, ".json") {
-		return st.loadJSONCheckpoint(filepath.Dir(filepath.Dir(path)), path, want[1].Name == checkpointSchema[1].Name)
+		return st.loadJSONCheckpoint(storage.Dir(storage.Dir(path)), path, want[1].Name == checkpointSchema[1].Name)
 	}
 	f, err := storage.OpenFile(path)
 	if err != nil {
@@ -591,7 +590,7 @@ func (st *state) loadCheckpointFile(path string, want types.Schema) error {
 	if want[1].Name != checkpointSchema[1].Name {
 		return nil // metadata only: sidecars hold file actions alone
 	}
-	return st.loadSidecars(filepath.Dir(filepath.Dir(path)), sidecars)
+	return st.loadSidecars(storage.Dir(storage.Dir(path)), sidecars)
 }
 
 // dvOf reads a checkpoint's deletionVector struct (nil when NULL).
@@ -701,24 +700,25 @@ func (s *Snapshot) PartitionColumns() []types.Field {
 	return out
 }
 
-// FilePath returns the local path of a data file of the table: its
-// URI-decoded path, joined to the table root unless absolute.
+// FilePath returns the location of a data file of the table: its
+// URI-decoded path, joined to the table's location unless absolute (an
+// absolute path, a file: URI's path, or another URL as it is).
 func FilePath(table, uriPath string) string {
 	p := pathKey(uriPath)
 	if u, err := url.Parse(uriPath); err == nil && u.Scheme == "file" {
 		return u.Path
 	}
-	if filepath.IsAbs(p) {
+	if storage.IsAbs(p) {
 		return p
 	}
-	return filepath.Join(table, filepath.FromSlash(p))
+	return storage.Join(table, p)
 }
 
 // EncodePath percent-encodes a relative file path for an add or remove
 // action's path (RFC 2396, as Hadoop's Path.toUri does): each segment is
 // escaped, the separators are kept.
 func EncodePath(p string) string {
-	segs := strings.Split(filepath.ToSlash(p), "/")
+	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
 	}

@@ -2,7 +2,6 @@ package delta
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 
 	"github.com/pipegen/pipegen/runtime/storage"
@@ -32,9 +31,9 @@ type tableCache struct {
 var caches sync.Map
 
 func cacheOf(table string) *tableCache {
-	key, err := filepath.Abs(table)
+	key, err := storage.Abs(table)
 	if err != nil {
-		key = filepath.Clean(table)
+		key = storage.Join(table)
 	}
 	c, _ := caches.LoadOrStore(key, &tableCache{})
 	return c.(*tableCache)
@@ -85,7 +84,7 @@ func hintedCheckpoint(table string) (int64, []string, bool) {
 		files = []string{FilePath(LogDir(table), lc.V2Checkpoint.Path)}
 	} else if lc.Parts != nil && *lc.Parts > 1 {
 		for i := int64(1); i <= *lc.Parts; i++ {
-			files = append(files, filepath.Join(LogDir(table), fmt.Sprintf("%020d.checkpoint.%010d.%010d.parquet", lc.Version, i, *lc.Parts)))
+			files = append(files, storage.Join(LogDir(table), fmt.Sprintf("%020d.checkpoint.%010d.%010d.parquet", lc.Version, i, *lc.Parts)))
 		}
 	} else {
 		files = []string{singleCheckpointPath(table, lc.Version)}
@@ -99,7 +98,7 @@ func hintedCheckpoint(table string) (int64, []string, bool) {
 }
 
 func singleCheckpointPath(table string, v int64) string {
-	return filepath.Join(LogDir(table), fmt.Sprintf("%020d.checkpoint.parquet", v))
+	return storage.Join(LogDir(table), fmt.Sprintf("%020d.checkpoint.parquet", v))
 }
 
 // probeAfter returns the last version v >= from such that the commits

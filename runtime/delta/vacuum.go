@@ -2,7 +2,6 @@ package delta
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -85,7 +84,7 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 	if err != nil {
 		return res, err
 	}
-	root, err := filepath.Abs(table)
+	root, err := storage.Abs(table)
 	if err != nil {
 		return res, err
 	}
@@ -103,7 +102,7 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 		if i := strings.LastIndexByte(rel, '/'); i > 0 {
 			dirs = append(dirs, rel[:i])
 		}
-		if valid[rel] || valid[pathKey(EncodePath(rel))] || valid[filepath.Join(root, filepath.FromSlash(rel))] {
+		if valid[rel] || valid[pathKey(EncodePath(rel))] || valid[storage.Join(root, rel)] {
 			continue
 		}
 		if o.ModTime.After(cutoff) {
@@ -127,8 +126,8 @@ func Vacuum(table string, opts VacuumOptions) (VacuumResult, error) {
 		return res, err
 	}
 	for _, p := range logs {
-		rel, _ := filepath.Rel(table, p)
-		res.LogFiles = append(res.LogFiles, filepath.ToSlash(rel))
+		rel, _ := storage.Rel(table, p)
+		res.LogFiles = append(res.LogFiles, rel)
 	}
 	return res, nil
 }

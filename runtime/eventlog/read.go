@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -22,7 +21,7 @@ import (
 // a crash) are skipped. It fails when there is no event log or no update
 // matches.
 func Print(storageDir, updateID string, asJSON bool, w io.Writer) error {
-	dir := filepath.Join(storageDir, folder)
+	dir := storage.Join(storageDir, folder)
 	log := storage.At(dir)
 	entries, err := log.List("", storage.ListOptions{Shallow: true, NamesOnly: true})
 	if err == nil && len(entries) == 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -41,10 +40,14 @@ type FileInfo struct {
 }
 
 // FileURI returns the _metadata.file_path form of an absolute local path:
-// "file:" followed by the slash-separated path, percent-encoded as a URI
-// path ("file:/tmp/f0.csv"), as Spark shows it.
+// "file:" followed by the path, percent-encoded as a URI path
+// ("file:/tmp/f0.csv"), as Spark shows it. A URL location (s3://...) is
+// a URI already, and is returned as it is.
 func FileURI(absPath string) string {
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(absPath), OmitHost: true}
+	if storage.IsURL(absPath) {
+		return absPath
+	}
+	u := url.URL{Scheme: "file", Path: absPath, OmitHost: true}
 	return u.String()
 }
 
@@ -106,12 +109,13 @@ type Entry struct {
 	info *FileInfo
 }
 
-// LocalPath returns the file's path in the local file system.
+// LocalPath returns the file's location (its path in the local file
+// system for a local landing folder).
 func (e Entry) LocalPath() string {
 	if e.dir == "" {
 		return e.name
 	}
-	return e.dir + string(filepath.Separator) + e.name
+	return storage.Join(e.dir, e.name)
 }
 
 // ListNames lists the names under root as List does (the same hidden-file
@@ -119,7 +123,7 @@ func (e Entry) LocalPath() string {
 // directory read per folder (storage.Store.List with NamesOnly), one
 // string per file for its URI.
 func ListNames(root string) (*Listing, error) {
-	abs, err := filepath.Abs(root)
+	abs, err := storage.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("list landing folder %s: %w", root, err)
 	}
@@ -152,14 +156,14 @@ func ListNames(root string) (*Listing, error) {
 			f, n = o.Key[:i], o.Key[i+1:]
 		}
 		if f != folder {
-			folder, dir = f, filepath.Join(abs, filepath.FromSlash(f))
+			folder, dir = f, storage.Join(abs, f)
 			dirURI = strings.TrimSuffix(FileURI(dir), "/")
 		}
 		uri := ""
 		if plainName(n) {
 			uri = dirURI + "/" + n
 		} else {
-			uri = FileURI(filepath.Join(dir, n))
+			uri = FileURI(storage.Join(dir, n))
 		}
 		l.Entries = append(l.Entries, Entry{Path: uri, dir: dir, name: n})
 	}
@@ -209,7 +213,7 @@ func (l *Listing) Stat(entries []Entry) ([]FileInfo, error) {
 func fileInfo(abs string, st storage.ObjectInfo) FileInfo {
 	return FileInfo{
 		Path:             FileURI(abs),
-		Name:             validUTF8(filepath.Base(abs)),
+		Name:             validUTF8(storage.Base(abs)),
 		Size:             st.Size,
 		ModificationTime: types.Timestamp(st.ModTime.Truncate(time.Millisecond).UnixMicro()),
 		LocalPath:        abs,

@@ -1,7 +1,7 @@
 package source
 
 import (
-	"path/filepath"
+	"path"
 	"strings"
 )
 
@@ -108,7 +108,7 @@ func FormatNames() string {
 // name has (ignoring case, after a ".gz" or ".zst" suffix), or "".
 func FormatOfFile(name string) string {
 	name = strings.TrimSuffix(strings.TrimSuffix(strings.ToLower(name), ".gz"), ".zst")
-	ext := filepath.Ext(name)
+	ext := path.Ext(name)
 	for _, f := range Formats {
 		for _, e := range f.Extensions {
 			if e == ext {

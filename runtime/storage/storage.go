@@ -19,7 +19,9 @@
 //   - Delete, DeletePrefix, Stat.
 //
 // Local implements it over a folder of the local file system; Open maps
-// a location (a local path) to its Store.
+// a location (a local path, or a URL of a registered scheme) to its
+// Store. Join, Dir, Base, Rel and Abs build and take apart locations,
+// which path/filepath would corrupt once they are URLs.
 package storage
 
 import (
@@ -30,6 +32,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -190,13 +193,17 @@ func (e *LockedError) Error() string {
 // Unwrap makes errors.Is(err, ErrLocked) true.
 func (e *LockedError) Unwrap() error { return ErrLocked }
 
-// Open returns the Store whose root is location: a local path (or a
-// file: URI). Object-store locations (s3://) are not supported yet.
+// Open returns the Store whose root is location: a local path, a file:
+// URI, or a URL of a scheme given to Register. Object-store locations
+// (s3://) are not supported yet.
 func Open(location string) (Store, error) {
 	if location == "" {
 		return nil, errors.New("storage: empty location")
 	}
 	if i := strings.Index(location, "://"); i > 0 && isScheme(location[:i]) {
+		if open := opener(location[:i]); open != nil {
+			return open(location)
+		}
 		u, err := url.Parse(location)
 		if err != nil {
 			return nil, fmt.Errorf("storage location %s: %w", location, err)
@@ -210,6 +217,42 @@ func Open(location string) (Store, error) {
 		return nil, fmt.Errorf("storage location %s: the %s: scheme is not supported; give a local path", location, u.Scheme)
 	}
 	return NewLocal(location), nil
+}
+
+var schemes struct {
+	sync.RWMutex
+	open map[string]func(location string) (Store, error)
+}
+
+// Register makes Open (and so At and the location functions) open the
+// locations of scheme ("memtest" for memtest://bucket/path) with open,
+// which returns the Store whose root is the whole location it is given.
+// It is for Stores outside this package: tests' in-memory Stores, and
+// backends linked in by a program. Register panics when scheme is
+// registered already, is "file" or is no URL scheme (RFC 3986), as
+// database/sql.Register does on a name given twice: registering is done
+// once, from an init function or a package-level variable.
+func Register(scheme string, open func(location string) (Store, error)) {
+	if !isScheme(scheme) || strings.EqualFold(scheme, "file") || open == nil {
+		panic(fmt.Sprintf("storage: Register of scheme %q", scheme))
+	}
+	schemes.Lock()
+	defer schemes.Unlock()
+	scheme = strings.ToLower(scheme)
+	if _, dup := schemes.open[scheme]; dup {
+		panic(fmt.Sprintf("storage: scheme %q registered twice", scheme))
+	}
+	if schemes.open == nil {
+		schemes.open = map[string]func(string) (Store, error){}
+	}
+	schemes.open[scheme] = open
+}
+
+// opener returns the function Register gave for scheme, or nil.
+func opener(scheme string) func(string) (Store, error) {
+	schemes.RLock()
+	defer schemes.RUnlock()
+	return schemes.open[strings.ToLower(scheme)]
 }
 
 func isScheme(s string) bool {

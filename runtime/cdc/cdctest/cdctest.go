@@ -10,7 +10,6 @@ package cdctest
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -238,7 +237,7 @@ func CheckLeaves(t testing.TB, table string) {
 				if (!first && bytes.Compare(k, l.Lo()) < 0) || (next && bytes.Compare(k, leaves[i+1].Lo()) >= 0) || bytes.Compare(k, l.Hi()) > 0 || bytes.Compare(k, prev) < 0 {
 					t.Fatalf("leaf %d (lo %x, hi %x) holds key %v out of its range or order", i, l.Lo(), l.Hi(), row[0])
 				}
-				if keyed && filepath.ToSlash(delta.PartitionPath(by, a.PartitionValues)) != l.Group() {
+				if keyed && delta.PartitionPath(by, a.PartitionValues) != l.Group() {
 					t.Fatalf("leaf %d of partition %s has file %s in another partition", i, l.Group(), a.Path)
 				}
 				prev = k
