@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -313,7 +312,7 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, 
 	if b == nil {
 		return errors.New("the flow's function did not call ApplyChanges")
 	}
-	st := newCDCStore(b.spec, h, filepath.Join(u.checkpointDir(f), "cdc_state"), ctx.filePrefix)
+	st := newCDCStore(b.spec, h, storage.Join(u.checkpointDir(f), "cdc_state"), ctx.filePrefix)
 	out, err := applyCDC(st, h, b.batch, flowTxn(f, cp, off), map[string]any{
 		"predicate": "AUTO CDC KEYS (" + strings.Join(b.spec.KeyNames(), ", ") + ")", "flow": f.Name, "queryId": cp.Meta.ID, "epochId": off.Batch,
 	})

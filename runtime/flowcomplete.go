@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -24,7 +23,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	var res flowResult
 	dir := u.checkpointDir(f)
 	var state checkpoint.Refresh
-	statePath := filepath.Join(dir, checkpoint.RefreshFile)
+	statePath := storage.Join(dir, checkpoint.RefreshFile)
 	if err := checkpoint.ReadJSON(statePath, &state); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if !checkpoint.IsCorrupt(err) {
 			return res, err
@@ -129,7 +128,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		return res, err
 	}
 	if old != "" && old != stateFile {
-		storage.Remove(filepath.Join(dir, old))
+		storage.Remove(storage.Join(dir, old))
 	}
 	res.add(ctx, counts, expectationNames(f.Target), h.name)
 	return res, nil
@@ -209,7 +208,7 @@ func listingDigest(files []source.FileInfo) string {
 // after its target was created or fully refreshed, IDLE afterwards.
 func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 	var res flowResult
-	path := filepath.Join(u.checkpointDir(f), checkpoint.OnceFile)
+	path := storage.Join(u.checkpointDir(f), checkpoint.OnceFile)
 	var st checkpoint.Once
 	if err := checkpoint.ReadJSON(path, &st); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -118,7 +117,7 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh
 		if st.StateFile == "" {
 			return complete("no aggregation state was saved by the previous refresh")
 		}
-		data, err := storage.ReadFile(filepath.Join(u.checkpointDir(f), st.StateFile))
+		data, err := storage.ReadFile(storage.Join(u.checkpointDir(f), st.StateFile))
 		if errors.Is(err, fs.ErrNotExist) {
 			return complete("the aggregation state of the previous refresh is missing")
 		}
@@ -138,7 +137,7 @@ func (u *update) saveAggState(f *Flow, st *checkpoint.Refresh, kept any) (string
 		return "", nil
 	}
 	name := fmt.Sprintf("aggstate-%d.bin", st.Refreshes)
-	err := storage.WriteFile(filepath.Join(u.checkpointDir(f), name), func(w io.Writer) error {
+	err := storage.WriteFile(storage.Join(u.checkpointDir(f), name), func(w io.Writer) error {
 		return statecodec.Write(w, kept)
 	})
 	if err != nil {

@@ -1,6 +1,6 @@
 package runtime
 
-import "path/filepath"
+import "github.com/pipegen/pipegen/runtime/storage"
 
 // DefaultWarehouse is the warehouse when none is given (no --warehouse,
 // no PIPEGEN_WAREHOUSE, an empty RunOptions.Warehouse): the folder
@@ -21,14 +21,14 @@ const pipelinesFolder = "_pipelines"
 // empty, else <warehouse>/_pipelines/<pipeline>, with DefaultWarehouse for
 // an empty warehouse. Every command of the program and of pipegen finds
 // the storage through it.
-func StorageDir(warehouse, storage, pipeline string) string {
-	if storage != "" {
-		return storage
+func StorageDir(warehouse, storageLoc, pipeline string) string {
+	if storageLoc != "" {
+		return storageLoc
 	}
 	if warehouse == "" {
 		warehouse = DefaultWarehouse
 	}
-	return filepath.Join(warehouse, pipelinesFolder, pipeline)
+	return storage.Join(warehouse, pipelinesFolder, pipeline)
 }
 
 // TableDir returns the location of a table of the warehouse:
@@ -40,5 +40,5 @@ func TableDir(warehouse, catalog, schema, table string) string {
 	if warehouse == "" {
 		warehouse = DefaultWarehouse
 	}
-	return filepath.Join(warehouse, catalog, schema, table)
+	return storage.Join(warehouse, catalog, schema, table)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/pipegen/pipegen/runtime/storage"
@@ -42,7 +41,7 @@ func acquireLock(dir, updateID string) (*lock, error) {
 	var held *storage.LockedError
 	if errors.As(err, &held) {
 		var info lockInfo
-		le := &lockedError{path: filepath.Join(dir, "lock")}
+		le := &lockedError{path: storage.Join(dir, "lock")}
 		if json.Unmarshal(held.Holder, &info) == nil && info.PID != 0 {
 			le.holder = &info
 		}

@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -115,7 +114,7 @@ func readsAs(have, want types.Type) bool {
 // warehouse whose path is nearest to path, or "".
 func (u *update) nearestTable(path string) string {
 	root := u.opts.Warehouse
-	rel, err := filepath.Rel(root, path)
+	rel, err := storage.Rel(root, path)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		return ""
 	}
@@ -139,5 +138,5 @@ func (u *update) nearestTable(path string) string {
 		}
 	}
 	walk("", 0)
-	return types.Suggest(strings.ReplaceAll(filepath.ToSlash(rel), "/", "."), names)
+	return types.Suggest(strings.ReplaceAll(rel, "/", "."), names)
 }

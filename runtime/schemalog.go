@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/pipegen/pipegen/runtime/eventlog"
+	"github.com/pipegen/pipegen/runtime/storage"
 	storagepkg "github.com/pipegen/pipegen/runtime/storage"
 
 	"github.com/pipegen/pipegen/runtime/delta"
@@ -64,8 +64,8 @@ func (l SchemaLog) DDL() string {
 
 // SchemaLogPath is the schema log of source under a pipeline's storage
 // (default <warehouse>/_pipelines/<pipeline>).
-func SchemaLogPath(storage, sourceName string) string {
-	return filepath.Join(storage, "schemas", sourceName+".json")
+func SchemaLogPath(storageDir, sourceName string) string {
+	return storage.Join(storageDir, "schemas", sourceName+".json")
 }
 
 // ReadSchemaLog reads the schema log of source; found is false when the

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,7 +285,7 @@ type stateHeader struct {
 	Types []string `json:"types,omitempty"`
 }
 
-func stateDir(cp *checkpoint.Stream) string { return filepath.Join(cp.Dir, "state") }
+func stateDir(cp *checkpoint.Stream) string { return storage.Join(cp.Dir, "state") }
 
 func stateName(batch int64) string { return strconv.FormatInt(batch, 10) + ".bin" }
 
@@ -300,7 +299,7 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint.Stream, ctx *FlowContex
 	s := ctx.state()
 	dir := stateDir(cp)
 	if cp.Committed >= 0 {
-		data, err := storage.ReadFile(filepath.Join(dir, stateName(cp.Committed)))
+		data, err := storage.ReadFile(storage.Join(dir, stateName(cp.Committed)))
 		if errors.Is(err, fs.ErrNotExist) {
 			name := f.Target.DatasetName()
 			return fmt.Errorf("the state of micro-batch %d is missing from the flow's checkpoint %s (the flow kept no state before, or the file was removed): a full refresh of %s is required: run with --full-refresh %s",
@@ -313,7 +312,7 @@ func (u *update) loadStreamState(f *Flow, cp *checkpoint.Stream, ctx *FlowContex
 		if err != nil {
 			name := f.Target.DatasetName()
 			return fmt.Errorf("the state file %s of flow %s is damaged (%w); the state cannot be rebuilt from table %s: nothing was written: run with --full-refresh %s",
-				filepath.Join(dir, stateName(cp.Committed)), f.Name, err, name, name)
+				storage.Join(dir, stateName(cp.Committed)), f.Name, err, name, name)
 		}
 		s.watermark = h.Watermark
 		if !h.Empty {
@@ -363,7 +362,7 @@ func (u *update) saveStreamState(f *Flow, cp *checkpoint.Stream, off *checkpoint
 	s := ctx.state()
 	wm := int64(AdvanceWatermark(ctx))
 	h := stateHeader{Batch: off.Batch, Watermark: wm, WatermarkTime: formatWatermark(wm), Rows: s.rows, Empty: s.kept == nil, Flow: f.Name, Types: f.Watermark.Types}
-	err := storage.WriteFile(filepath.Join(stateDir(cp), stateName(off.Batch)), func(w io.Writer) error {
+	err := storage.WriteFile(storage.Join(stateDir(cp), stateName(off.Batch)), func(w io.Writer) error {
 		line, err := json.Marshal(h)
 		if err != nil {
 			return err
@@ -396,7 +395,7 @@ func pruneStreamState(dir string, keep int64) error {
 			continue
 		}
 		if _, err := strconv.ParseInt(strings.TrimSuffix(name, ".bin"), 10, 64); err == nil && strings.HasSuffix(name, ".bin") || strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") {
-			storage.Remove(filepath.Join(dir, name))
+			storage.Remove(storage.Join(dir, name))
 		}
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/sqlfn"
+	"github.com/pipegen/pipegen/runtime/storage"
 )
 
 // RunOptions configure one update: the `run` command's flags.
@@ -395,8 +395,8 @@ func (u *update) setup() error {
 			if path, ok := DeltaPathName(name); ok {
 				// delta.`/path/to/table`, as in Spark; relative to the
 				// spec's folder like file sources.
-				if !filepath.IsAbs(path) && u.opts.BaseDir != "" {
-					path = filepath.Join(u.opts.BaseDir, path)
+				if !storage.IsAbs(path) && u.opts.BaseDir != "" {
+					path = storage.Join(u.opts.BaseDir, path)
 				}
 				u.handles[s.SourceName()] = newTableHandle(s.SourceName(), path, nil)
 				continue
@@ -418,8 +418,8 @@ func (u *update) setup() error {
 			if o, ok := overrides[s.SourceName()]; ok {
 				dir = o
 			}
-			if !filepath.IsAbs(dir) && u.opts.BaseDir != "" {
-				dir = filepath.Join(u.opts.BaseDir, dir)
+			if !storage.IsAbs(dir) && u.opts.BaseDir != "" {
+				dir = storage.Join(u.opts.BaseDir, dir)
 			}
 			info.Dir = dir
 			u.sources[s.SourceName()] = &info
@@ -511,7 +511,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // storagePath returns a path under the pipeline's storage.
 func (u *update) storagePath(elem ...string) string {
-	return filepath.Join(append([]string{u.storage}, elem...)...)
+	return storage.Join(u.storage, elem...)
 }
 
 func (u *update) checkpointDir(f *Flow) string {
