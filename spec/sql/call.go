@@ -203,11 +203,7 @@ var formatsDatetime = map[string]bool{"date_format": true, "from_unixtime": true
 // whether the pattern is acceptable (patterns computed per row are
 // checked when they are used).
 func (c *checker) datetimePattern(fn string, x Expr, at astExpr) bool {
-	l, ok := x.(*Literal)
-	if !ok {
-		return true
-	}
-	s, ok := l.Value.(string)
+	s, ok := stringLiteral(x)
 	if !ok {
 		return true
 	}
@@ -451,4 +447,16 @@ func (c *checker) expandStructStars(args []astExpr, argNames []string, ctx *expr
 		}
 	}
 	return out, names, true
+}
+
+// stringLiteral returns the value of x when x is a STRING literal: the
+// constant arguments (patterns, charsets) the checker validates before
+// the program runs.
+func stringLiteral(x Expr) (string, bool) {
+	l, ok := x.(*Literal)
+	if !ok {
+		return "", false
+	}
+	s, ok := l.Value.(string)
+	return s, ok
 }

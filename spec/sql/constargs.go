@@ -56,11 +56,7 @@ func (c *checker) regexpPattern(fn string, x Expr, at astExpr) bool {
 	if cast, ok := x.(*Cast); ok {
 		x = cast.X
 	}
-	l, ok := x.(*Literal)
-	if !ok {
-		return true
-	}
-	s, ok := l.Value.(string)
+	s, ok := stringLiteral(x)
 	if !ok {
 		return true
 	}

@@ -337,11 +337,7 @@ var charsets = map[string]bool{"us-ascii": true, "iso-8859-1": true, "utf-8": tr
 
 // charsetArg rejects a literal charset encode and decode do not know.
 func (c *checker) charsetArg(x Expr, at astExpr) bool {
-	l, ok := x.(*Literal)
-	if !ok || l.Value == nil {
-		return true
-	}
-	s, ok := l.Value.(string)
+	s, ok := stringLiteral(x)
 	if !ok || charsets[strings.ToLower(s)] {
 		return true
 	}
