@@ -9,16 +9,16 @@ import (
 
 // call compiles a scalar function call.
 func (c *exprCompiler) call(b *block, e *sql.Call) val {
+	if d, ok := sql.Desugar(e); ok {
+		call, isCall := d.(*sql.Call)
+		if !isCall {
+			return c.compile(b, d)
+		}
+		e = call
+	}
 	switch e.Func {
 	case "coalesce", "nvl", "ifnull":
 		return c.coalesce(b, e)
-	case "if", "iff":
-		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: e.Args[0], Then: e.Args[1]}}, Else: e.Args[2], Type: e.Type, Nullable: e.Nullable})
-	case "nvl2":
-		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: &sql.IsNull{X: e.Args[0], Not: true}, Then: e.Args[1]}}, Else: e.Args[2], Type: e.Type, Nullable: e.Nullable})
-	case "nullif":
-		eq := &sql.Binary{Op: sql.Eq, L: e.Args[0], R: e.Args[1], Type: types.BooleanType}
-		return c.caseExpr(b, &sql.Case{Whens: []sql.When{{Cond: eq, Then: &sql.Literal{Type: e.Type}}}, Else: e.Args[0], Type: e.Type, Nullable: true})
 	case "date_part":
 		return c.datePart(b, e)
 	case "concat":
@@ -38,28 +38,17 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	case "size", "cardinality", "array_size":
 		x := c.compile(b, e.Args[0])
 		return val{v: jen.Int32().Call(jen.Len(x.v)), ok: x.ok, t: e.Type}
-	case "element_at":
-		if e.Args[0].ResultType().Kind == types.MapKind {
-			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
-		}
+	case "element_at", "try_element_at": // of an array; of a map: Desugar
 		return c.elementAt(b, e)
 	case "array_contains":
 		return c.arrayContains(b, e)
 	case "transform", "filter", "exists", "forall", "aggregate", "array_sort", "zip_with",
 		"transform_values", "transform_keys", "map_filter", "map_zip_with":
 		return c.higherOrder(b, e)
-	case "try_element_at":
-		if e.Args[0].ResultType().Kind == types.MapKind {
-			return c.subscript(b, &sql.Subscript{X: e.Args[0], Index: e.Args[1], Type: e.Type, Pos: e.Pos})
-		}
-		return c.elementAt(b, e)
 	case "parse_url", "try_parse_url":
 		return c.nullOrFail(b, e, "ParseURL", e.Func == "try_parse_url")
 	case "conv":
 		return c.nullOrFail(b, e, "Conv", false)
-	case "positive":
-		// Unary plus: the (coerced) argument itself.
-		return c.compile(b, e.Args[0])
 	case "format_string":
 		return c.formatString(b, e)
 	case "hash", "xxhash64":
@@ -92,18 +81,6 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 		uncompilable("function %s", e.Func)
 	}
 	impl := fn.Impl
-	if (e.Func == "to_date" || e.Func == "to_timestamp") && len(e.Args) == 1 && e.Args[0].ResultType().Kind != types.StringKind {
-		// to_date(ts) and to_timestamp(d) are casts, as in Spark.
-		return c.compile(b, &sql.Cast{X: e.Args[0], Type: e.Type, Nullable: e.Nullable, Pos: e.Pos})
-	}
-	if (e.Func == "trim" || e.Func == "ltrim" || e.Func == "rtrim") && len(e.Args) == 2 {
-		// Spark's trim(chars, str) is sqlfn's Trim(str, chars).
-		e = &sql.Call{Func: e.Func, Args: []sql.Expr{e.Args[1], e.Args[0]}, Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}
-	}
-	if (e.Func == "round" || e.Func == "bround") && len(e.Args) == 1 {
-		// round(x) is round(x, 0).
-		e = &sql.Call{Func: e.Func, Args: append(e.Args, &sql.Literal{Value: int32(0), Type: types.IntType}), Type: e.Type, Nullable: e.Nullable, Pos: e.Pos}
-	}
 	args := make([]val, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = b.bind(c.compile(b, a))
@@ -111,10 +88,6 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 	name, ok := fn.Helper(e)
 	if !ok {
 		uncompilable("function %s of %s", e.Func, args[0].t)
-	}
-	if (e.Func == "ceil" || e.Func == "floor") && len(args) == 2 {
-		// ceil(x, d) and floor(x, d): the checker cast x to DECIMAL.
-		name = map[string]string{"ceil": "RoundCeilDecimal", "floor": "RoundFloorDecimal"}[e.Func]
 	}
 	goArgs := make([]jen.Code, 0, len(args)+3)
 	for _, a := range args {

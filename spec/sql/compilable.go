@@ -298,13 +298,18 @@ func DatePartHelper(e *Call) (string, bool) {
 
 // Helper returns the sqlfn helper a call of f uses: Impl.Name, or its
 // ByKind entry for the kind of the first argument (the last for
-// timestampdiff and timestampadd, after the unit); false when that kind
+// timestampdiff and timestampadd, after the unit), or the decimal rounding
+// helper of ceil(x, d) and floor(x, d); false when that kind
 // is not compiled yet. Only meaningful for Impl kinds other than
 // ImplInline and ImplNone.
 func (f *Function) Helper(e *Call) (string, bool) {
 	name := f.Impl.Name
 	if len(e.Args) == 0 {
 		return name, true
+	}
+	if (e.Func == "ceil" || e.Func == "floor") && len(e.Args) == 2 {
+		// ceil(x, d) and floor(x, d): the checker cast x to DECIMAL.
+		return map[string]string{"ceil": "RoundCeilDecimal", "floor": "RoundFloorDecimal"}[e.Func], true
 	}
 	k := e.Args[0].ResultType().Kind
 	if e.Func == "timestampdiff" || e.Func == "timestampadd" {
