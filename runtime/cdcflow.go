@@ -19,6 +19,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -383,7 +384,7 @@ func (h *tableHandle) commitMerge(removes, adds []delta.Add, changes []delta.CDC
 // writeRows writes rows of generic values in the canonical layout of
 // schema into a new data file under dir (cdc.WriteRowsFunc).
 func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows [][]any) (string, parquetio.FileInfo, error) {
-	f, err := newDataFile(dir, prefix, worker, seq, schema)
+	f, err := table.NewFileWriter(dir, prefix, worker, seq, schema)
 	if err != nil {
 		return "", parquetio.FileInfo{}, err
 	}
@@ -394,8 +395,8 @@ func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows []
 	for i, r := range rows {
 		var err error
 		if vals, err = enc.Append(vals, r); err != nil {
-			f.discard()
-			return "", parquetio.FileInfo{}, fmt.Errorf("write %s: row %d: %w", f.path, i, err)
+			f.Discard()
+			return "", parquetio.FileInfo{}, fmt.Errorf("write %s: row %d: %w", f.Path(), i, err)
 		}
 		ends = append(ends, len(vals))
 		if len(ends) < shredBatch && i < len(rows)-1 {
@@ -406,15 +407,15 @@ func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows []
 			batch = append(batch, vals[start:end:end])
 			start = end
 		}
-		if err := f.write(batch); err != nil {
-			f.discard()
+		if err := f.Write(batch); err != nil {
+			f.Discard()
 			return "", parquetio.FileInfo{}, err
 		}
 		vals, ends, batch = vals[:0], ends[:0], batch[:0]
 	}
-	df, err := f.finish()
+	df, err := f.Finish()
 	if err != nil {
 		return "", parquetio.FileInfo{}, err
 	}
-	return df.rel, parquetio.FileInfo{Size: df.size, NumRecords: df.rows, Stats: df.stats}, nil
+	return df.Rel, parquetio.FileInfo{Size: df.Size, NumRecords: df.Rows, Stats: df.Stats}, nil
 }

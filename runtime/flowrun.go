@@ -13,6 +13,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // runFlow runs one flow to completion for this update and reports it.
@@ -186,8 +187,8 @@ func (r *flowResult) add(ctx *FlowContext, counts []sinkCounts, names []string, 
 
 // finish closes every worker's sink: the data files of a successful run,
 // to be committed. On failure (err != nil) it removes them.
-func (ctx *FlowContext) finish(err error) ([]dataFile, []sinkCounts, error) {
-	var files []dataFile
+func (ctx *FlowContext) finish(err error) ([]table.DataFile, []sinkCounts, error) {
+	var files []table.DataFile
 	var counts []sinkCounts
 	for _, w := range ctx.workers {
 		if w.sink == nil {

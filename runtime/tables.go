@@ -11,6 +11,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -502,18 +503,18 @@ func partitionJSON(cols []string) string {
 	return "[" + strings.Join(q, ",") + "]"
 }
 
-func (h *tableHandle) adds(files []dataFile) []delta.Add {
+func (h *tableHandle) adds(files []table.DataFile) []delta.Add {
 	now := time.Now()
 	out := make([]delta.Add, len(files))
 	for i, f := range files {
-		out[i] = delta.NewAdd(f.rel, f.partitionValues, parquetio.FileInfo{Size: f.size, NumRecords: f.rows, Stats: f.stats}, now)
+		out[i] = delta.NewAdd(f.Rel, f.PartitionValues, parquetio.FileInfo{Size: f.Size, NumRecords: f.Rows, Stats: f.Stats}, now)
 	}
 	return out
 }
 
 // commitAppend commits the files as a blind append with the flow's txn.
 // An append needs the table's metadata, not its files.
-func (h *tableHandle) commitAppend(files []dataFile, txn *txnAction, op string, params map[string]any) error {
+func (h *tableHandle) commitAppend(files []table.DataFile, txn *txnAction, op string, params map[string]any) error {
 	adds := h.adds(files)
 	return h.commitExisting(delta.WriteOptions{Operation: op, OperationParameters: params}, txn, false, func(s *delta.Snapshot, opts delta.WriteOptions) error {
 		_, err := delta.Append(h.path, s, adds, opts)
@@ -564,7 +565,7 @@ func (h *tableHandle) commitExisting(opts delta.WriteOptions, txn *txnAction, wi
 
 // commitReplace replaces the table's contents (and schema) with files in
 // one commit: readers see the old rows or the new, never none.
-func (h *tableHandle) commitReplace(d *tableDesc, files []dataFile, txn *txnAction) error {
+func (h *tableHandle) commitReplace(d *tableDesc, files []table.DataFile, txn *txnAction) error {
 	adds := h.adds(files)
 	return h.retryCommit(true, func(s *delta.Snapshot) (err error) {
 		opts := delta.WriteOptions{Operation: "CREATE OR REPLACE TABLE AS SELECT", OperationParameters: map[string]any{
