@@ -15,7 +15,7 @@ import (
 type FlowContext struct {
 	u      *update
 	flow   *Flow
-	target *tableHandle
+	target *table.Handle
 	// batch is the current micro-batch of a streaming flow (nil for
 	// batch flows): what each streaming input reads.
 	batch *batchPlan

@@ -57,7 +57,7 @@ func Out[T any](w *Worker, t *Table[T]) *Sink[T] {
 	s := &Sink[T]{
 		w:     w,
 		table: t,
-		dir:   target.path,
+		dir:   target.Path,
 		c: sinkCounts{
 			passed: make([]int64, len(t.Expectations)),
 			failed: make([]int64, len(t.Expectations)),
