@@ -73,11 +73,11 @@ func (c *ChangeFeed[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 	want := c.Codec.Schema[:n]
 	var rows [][]any
 	if vr.From < 0 {
-		snap, err := delta.LoadVersion(h.path, vr.To)
+		snap, err := delta.LoadVersion(h.Path, vr.To)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", name, err)
 		}
-		commit, err := delta.ReadCommit(h.path, vr.To)
+		commit, err := delta.ReadCommit(h.Path, vr.To)
 		if err != nil {
 			return fmt.Errorf("read %s: %w", name, err)
 		}
@@ -87,7 +87,7 @@ func (c *ChangeFeed[T]) scan(ctx *FlowContext, opts ScanOptions, fn func(*Worker
 		for i, r := range rows {
 			rows[i] = append(r, delta.ChangeInsert, vr.To, types.Timestamp(commit.Timestamp*1000))
 		}
-	} else if rows, err = delta.ReadChangeFeed(h.path, vr.From+1, vr.To, want); err != nil {
+	} else if rows, err = delta.ReadChangeFeed(h.Path, vr.From+1, vr.To, want); err != nil {
 		if errors.Is(err, delta.ErrChangeDataVacuumed) {
 			// The reader's checkpoint points at versions whose files are
 			// gone: only a full refresh, which reads the snapshot, resumes.

@@ -14,10 +14,10 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/cdc"
 	"github.com/pipegen/pipegen/runtime/checkpoint"
-	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -100,7 +100,7 @@ type cdcBatch struct {
 // spec returns the non-generic description of the flow.
 func (a *AutoCDC[S, T]) spec(ctx *FlowContext) (*cdc.Spec, error) {
 	ttl := DefaultTombstoneTTL
-	if v, ok := ctx.target.desc.properties[TombstoneTTLProperty]; ok {
+	if v, ok := ctx.target.Desc.Properties[TombstoneTTLProperty]; ok {
 		secs, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil || secs < 0 {
 			return nil, fmt.Errorf("table %s: property %s = %q is not a number of seconds", a.Target.Name, TombstoneTTLProperty, v)
@@ -298,7 +298,7 @@ func (t *Table[T]) check(r *T, p *Params, c *sinkCounts) (drop bool, err error) 
 // runChangeBatch runs one micro-batch of an AUTO CDC flow: the flow's
 // function collects the changes, then they are merged into the target and
 // committed with the flow's txn (see cdc.Store.Merge and applyCDC).
-func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
+func (u *update) runChangeBatch(f *Flow, h *table.Handle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
 	plan, err := u.resolveBatch(f, cp, off)
 	if err != nil {
 		return notAppendReader(err, f, h)
@@ -325,7 +325,7 @@ func (u *update) runChangeBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, 
 	for i := range b.counts {
 		b.counts[i].written = 0 // the target's row changes are counted below
 	}
-	res.add(ctx, b.counts, expectationNames(f.Target), h.name)
+	res.add(ctx, b.counts, expectationNames(f.Target), h.Name)
 	res.outputRows += out.Upserted + out.Deleted
 	res.upserted += out.Upserted
 	res.deleted += out.Deleted
@@ -338,28 +338,28 @@ var cdcLeafKeys = cdc.DefaultLeafKeys
 
 // newCDCStore returns the store of an AUTO CDC target, its state files in
 // stateDir, the files of this batch attempt named with prefix.
-func newCDCStore(spec *cdc.Spec, h *tableHandle, stateDir, prefix string) *cdc.Store {
-	return &cdc.Store{Spec: spec, Table: h.name, Path: h.path, StateDir: stateDir, Prefix: prefix, Now: time.Now(),
+func newCDCStore(spec *cdc.Spec, h *table.Handle, stateDir, prefix string) *cdc.Store {
+	return &cdc.Store{Spec: spec, Table: h.Name, Path: h.Path, StateDir: stateDir, Prefix: prefix, Now: time.Now(),
 		LeafKeys: cdcLeafKeys, WriteRows: writeRows}
 }
 
 // applyCDC merges a micro-batch of changes into the target of h and
 // commits the result with txn in one Delta commit (a MERGE with the
 // change data files); nothing stays written when it fails.
-func applyCDC(st *cdc.Store, h *tableHandle, b *cdc.Batch, txn *txnAction, params map[string]any) (*cdc.Merged, error) {
-	snap, err := h.snapshot()
+func applyCDC(st *cdc.Store, h *table.Handle, b *cdc.Batch, txn *table.Txn, params map[string]any) (*cdc.Merged, error) {
+	snap, err := h.Snapshot()
 	if err != nil {
 		return nil, err
 	}
 	if snap == nil {
-		return nil, fmt.Errorf("table %s does not exist at %s", h.name, h.path)
+		return nil, fmt.Errorf("table %s does not exist at %s", h.Name, h.Path)
 	}
 	m, err := st.Merge(snap, b)
 	if err != nil {
 		return nil, err
 	}
 	faultPoint("after-data-files")
-	if err := h.commitMerge(m.Removes, m.Adds, m.Changes, txn, params); err != nil {
+	if err := h.CommitMerge(m.Removes, m.Adds, m.Changes, txn, params); err != nil {
 		m.Discard()
 		return nil, err
 	}
@@ -368,21 +368,10 @@ func applyCDC(st *cdc.Store, h *tableHandle, b *cdc.Batch, txn *txnAction, param
 	return m, nil
 }
 
-// commitMerge commits a copy-on-write rewrite of some files with its
-// change data files and the flow's txn. It fails when the files it removes
-// are no longer live.
-func (h *tableHandle) commitMerge(removes, adds []delta.Add, changes []delta.CDC, txn *txnAction, params map[string]any) error {
-	opts := delta.WriteOptions{Operation: "MERGE", OperationParameters: params, Changes: changes}
-	return h.commitExisting(opts, txn, true, func(s *delta.Snapshot, opts delta.WriteOptions) error {
-		_, err := delta.ReplaceFiles(h.path, s, removes, adds, opts)
-		return err
-	})
-}
-
 // writeRows writes rows of generic values in the canonical layout of
 // schema into a new data file under dir (cdc.WriteRowsFunc).
 func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows [][]any) (string, parquetio.FileInfo, error) {
-	f, err := newDataFile(dir, prefix, worker, seq, schema)
+	f, err := table.NewFileWriter(dir, prefix, worker, seq, schema)
 	if err != nil {
 		return "", parquetio.FileInfo{}, err
 	}
@@ -393,8 +382,8 @@ func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows []
 	for i, r := range rows {
 		var err error
 		if vals, err = enc.Append(vals, r); err != nil {
-			f.discard()
-			return "", parquetio.FileInfo{}, fmt.Errorf("write %s: row %d: %w", f.path, i, err)
+			f.Discard()
+			return "", parquetio.FileInfo{}, fmt.Errorf("write %s: row %d: %w", f.Path(), i, err)
 		}
 		ends = append(ends, len(vals))
 		if len(ends) < shredBatch && i < len(rows)-1 {
@@ -405,15 +394,15 @@ func writeRows(dir, prefix string, worker, seq int, schema types.Schema, rows []
 			batch = append(batch, vals[start:end:end])
 			start = end
 		}
-		if err := f.write(batch); err != nil {
-			f.discard()
+		if err := f.Write(batch); err != nil {
+			f.Discard()
 			return "", parquetio.FileInfo{}, err
 		}
 		vals, ends, batch = vals[:0], ends[:0], batch[:0]
 	}
-	df, err := f.finish()
+	df, err := f.Finish()
 	if err != nil {
 		return "", parquetio.FileInfo{}, err
 	}
-	return df.rel, parquetio.FileInfo{Size: df.size, NumRecords: df.rows, Stats: df.stats}, nil
+	return df.Rel, parquetio.FileInfo{Size: df.Size, NumRecords: df.Rows, Stats: df.Stats}, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/cdc"
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -38,10 +39,10 @@ func BenchmarkCDCMerge(b *testing.B) {
 		b.Fatal(err)
 	}
 	dir := b.TempDir()
-	desc := &tableDesc{name: "bench", kind: StreamingTable, table: "bench", columns: schema,
-		properties: map[string]string{delta.ChangeDataFeedProperty: "true"}}
-	h := newTableHandle("bench", filepath.Join(dir, "bench"), desc)
-	if err := h.ensure(desc); err != nil {
+	desc := &table.Desc{Name: "bench", Kind: StreamingTable, Table: "bench", Columns: schema,
+		Properties: map[string]string{delta.ChangeDataFeedProperty: "true"}}
+	h := table.New("bench", filepath.Join(dir, "bench"), desc)
+	if err := h.Ensure(desc); err != nil {
 		b.Fatal(err)
 	}
 	seq := int64(0)
@@ -55,7 +56,7 @@ func BenchmarkCDCMerge(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		out, err := applyCDC(st, h, changes, &txnAction{AppID: "bench", Version: seq}, nil)
+		out, err := applyCDC(st, h, changes, &table.Txn{AppID: "bench", Version: seq}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func BenchmarkCDCMerge(b *testing.B) {
 		apply(ids)
 	}
 	tableBytes := func() int64 {
-		snap, err := delta.Load(h.path)
+		snap, err := delta.Load(h.Path)
 		if err != nil {
 			b.Fatal(err)
 		}

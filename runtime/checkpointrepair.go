@@ -12,6 +12,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/eventlog"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // A streaming flow's progress is kept twice: in its checkpoint folder and
@@ -29,17 +30,9 @@ import (
 // the update stops before it writes, naming the flow and the full refresh
 // that resets it.
 
-func mustJSONCompact(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only our own plain structs are marshalled
-	}
-	return b
-}
-
 // flowTxn is the txn of micro-batch off of the flow of cp, with its record.
-func flowTxn(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets) *txnAction {
-	return &txnAction{AppID: cp.Meta.ID, Version: off.Batch,
+func flowTxn(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets) *table.Txn {
+	return &table.Txn{AppID: cp.Meta.ID, Version: off.Batch,
 		Progress: &checkpoint.CommitRecord{Flow: f.Name, QueryID: cp.Meta.ID, Batch: off.Batch, Inputs: off.Inputs}}
 }
 
@@ -47,19 +40,19 @@ func flowTxn(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets) *txnAction
 // target table h and rebuilds it from the table's log when it is lost,
 // damaged or behind the table. It returns an error, before anything is
 // written to the table, when neither holds.
-func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream) error {
-	s, err := h.meta()
+func (u *update) verifyCheckpoint(f *Flow, h *table.Handle, cp *checkpoint.Stream) error {
+	s, err := h.Meta()
 	if err != nil {
 		return err
 	}
 	refuse := func(format string, args ...any) error {
 		// runFlows names the flow before the message.
 		return fmt.Errorf("%s: nothing was written; run with --full-refresh %s to recompute %s from all its input",
-			fmt.Sprintf(format, args...), h.name, h.name)
+			fmt.Sprintf(format, args...), h.Name, h.Name)
 	}
 	if s == nil {
 		if cp.Committed >= 0 {
-			return refuse("its checkpoint records micro-batches 0 to %d but table %s does not exist (deleted?)", cp.Committed, h.name)
+			return refuse("its checkpoint records micro-batches 0 to %d but table %s does not exist (deleted?)", cp.Committed, h.Name)
 		}
 		return nil
 	}
@@ -72,7 +65,7 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream
 			// commits have expired: the table's transactions tell.
 			if others := u.unclaimedTxns(h, s); len(others) > 0 {
 				return refuse("it has no checkpoint, and table %s holds the progress of %d flow run(s) no checkpoint claims (application id %s) while %v: if this flow wrote them, its checkpoint was lost",
-					h.name, len(others), others[0], err)
+					h.Name, len(others), others[0], err)
 			}
 			err = nil
 		}
@@ -94,7 +87,7 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream
 	}
 	if tableV < cp.Committed {
 		return refuse("its checkpoint records micro-batches 0 to %d but table %s holds only %s (the table was restored from an older copy, or the checkpoint belongs to another table)",
-			cp.Committed, h.name, batchesUpTo(tableV))
+			cp.Committed, h.Name, batchesUpTo(tableV))
 	}
 	why := strings.Join(cp.Damage, "; ")
 	crashAfterCommit := tableV == cp.Committed+1 && cp.Pending != nil && cp.Pending.Batch == tableV
@@ -102,7 +95,7 @@ func (u *update) verifyCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream
 		if why != "" {
 			why += "; "
 		}
-		why += fmt.Sprintf("commits/ records micro-batches up to %d but table %s holds %s", cp.Committed, h.name, batchesUpTo(tableV))
+		why += fmt.Sprintf("commits/ records micro-batches up to %d but table %s holds %s", cp.Committed, h.Name, batchesUpTo(tableV))
 	}
 	if why == "" {
 		return nil
@@ -127,12 +120,12 @@ func batchesUpTo(v int64) string {
 // reset (a full refresh), which it returns ("" when there is none). last
 // is the flow's last batch in the table when known (-1 otherwise). It
 // fails when a commit the rebuild needs was cleaned up or has no record.
-func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*checkpoint.CommitRecord, string, error) {
+func flowCommits(h *table.Handle, flow, id string, last int64) (map[int64]*checkpoint.CommitRecord, string, error) {
 	recs := map[int64]*checkpoint.CommitRecord{}
 	if id != "" && last < 0 {
 		return recs, id, nil // the table holds no batch of the query
 	}
-	latest, err := h.latestVersion()
+	latest, err := h.LatestVersion()
 	if err != nil {
 		return nil, "", err
 	}
@@ -148,13 +141,13 @@ func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*checkp
 		return true
 	}
 	for v := latest; v >= 0 && !complete(); v-- {
-		c, err := delta.ReadCommit(h.path, v)
+		c, err := delta.ReadCommit(h.Path, v)
 		if errors.Is(err, fs.ErrNotExist) {
 			if id == "" {
 				// The flow's commits, if any, were cleaned up.
 				return nil, "", errLogCleanedUp
 			}
-			return nil, "", fmt.Errorf("table %s's log no longer holds commit %d (cleaned up after delta.logRetentionDuration), which the rebuild needs", h.name, v)
+			return nil, "", fmt.Errorf("table %s's log no longer holds commit %d (cleaned up after delta.logRetentionDuration), which the rebuild needs", h.Name, v)
 		}
 		if err != nil {
 			return nil, "", err
@@ -193,13 +186,13 @@ func flowCommits(h *tableHandle, flow, id string, last int64) (map[int64]*checkp
 			continue
 		}
 		if txn != nil && txn.AppID == id {
-			return nil, "", fmt.Errorf("commit %d of table %s (micro-batch %d) was written without a record of the files it read (by an earlier pipegen)", v, h.name, txn.Version)
+			return nil, "", fmt.Errorf("commit %d of table %s (micro-batch %d) was written without a record of the files it read (by an earlier pipegen)", v, h.Name, txn.Version)
 		}
 	}
 	if id != "" && !complete() {
 		for b := int64(0); b <= last; b++ {
 			if recs[b] == nil {
-				return nil, "", fmt.Errorf("table %s's log has no commit of micro-batch %d", h.name, b)
+				return nil, "", fmt.Errorf("table %s's log has no commit of micro-batch %d", h.Name, b)
 			}
 		}
 	}
@@ -234,7 +227,7 @@ func (u *update) retireCheckpoint(f *Flow) error {
 // unclaimedTxns returns the application ids of s's txn actions that no
 // flow writing table h claims in its checkpoint, and no full refresh
 // retired: the progress of a flow whose checkpoint was lost.
-func (u *update) unclaimedTxns(h *tableHandle, s *delta.Snapshot) []string {
+func (u *update) unclaimedTxns(h *table.Handle, s *delta.Snapshot) []string {
 	claimed := map[string]bool{}
 	var retired []string
 	checkpoint.ReadJSON(u.retiredPath(), &retired)
@@ -242,7 +235,7 @@ func (u *update) unclaimedTxns(h *tableHandle, s *delta.Snapshot) []string {
 		claimed[id] = true
 	}
 	for _, f := range u.p.Flows {
-		if f.Target.DatasetName() == h.name {
+		if f.Target.DatasetName() == h.Name {
 			for _, id := range checkpoint.IDs(u.checkpointDir(f)) {
 				claimed[id] = true
 			}
@@ -267,15 +260,15 @@ func isReset(info *delta.CommitInfo) bool {
 // rebuildCheckpoint replaces the checkpoint of f with what the records of
 // its commits say, keeping the flow's id (checkpoint.Stream.Rebuild), and
 // reports it.
-func (u *update) rebuildCheckpoint(f *Flow, h *tableHandle, cp *checkpoint.Stream, id string, recs map[int64]*checkpoint.CommitRecord, why string) error {
+func (u *update) rebuildCheckpoint(f *Flow, h *table.Handle, cp *checkpoint.Stream, id string, recs map[int64]*checkpoint.CommitRecord, why string) error {
 	files, err := cp.Rebuild(id, recs)
 	if err != nil {
 		return err
 	}
 	msg := fmt.Sprintf("The checkpoint of flow %s was rebuilt from table %s's log (%s): micro-batches 0 to %d, %d files; no file is read twice.",
-		f.Name, h.name, why, cp.Committed, files)
-	u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name}, Message: msg,
+		f.Name, h.Name, why, cp.Committed, files)
+	u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.Name}, Message: msg,
 		Details: map[string]any{"checkpoint_rebuilt": map[string]any{"reason": why, "last_batch": cp.Committed, "files": files}}})
-	fmt.Fprintf(u.stderr, "flow %s: checkpoint rebuilt from %s's log (%s)\n", f.Name, h.name, why)
+	fmt.Fprintf(u.stderr, "flow %s: checkpoint rebuilt from %s's log (%s)\n", f.Name, h.Name, why)
 	return nil
 }

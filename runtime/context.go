@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -14,7 +15,7 @@ import (
 type FlowContext struct {
 	u      *update
 	flow   *Flow
-	target *tableHandle
+	target *table.Handle
 	// batch is the current micro-batch of a streaming flow (nil for
 	// batch flows): what each streaming input reads.
 	batch *batchPlan
@@ -120,7 +121,7 @@ type Worker struct {
 
 // sinkCloser is the non-generic view of a Sink.
 type sinkCloser interface {
-	close() ([]dataFile, error)
+	close() ([]table.DataFile, error)
 	abort()
 	counts() sinkCounts
 }

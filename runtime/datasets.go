@@ -10,6 +10,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/eventlog"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -55,7 +56,7 @@ func (u *update) reconcileDatasets() error {
 				Message: fmt.Sprintf("Dataset %s is new in the pipeline: its table is created and backfilled from all available input.", name),
 				Details: map[string]any{"dataset_definition": map[string]any{"change": "ADDED"}}})
 		}
-		rec[name] = &datasetRecord{Kind: string(d.tableDesc().kind), Path: u.handles[name].path, Flows: flows}
+		rec[name] = &datasetRecord{Kind: string(d.datasetDesc().Kind), Path: u.handles[name].Path, Flows: flows}
 	}
 	names := make([]string, 0, len(rec))
 	for name := range rec {
@@ -87,16 +88,8 @@ func (u *update) reconcileDatasets() error {
 // NULL column is no longer produced, a partition column among
 // partitionColumns would widen). A materialized view is replaced whole and
 // never needs this.
-func CheckSchemaChange(table string, have, want types.Schema, partitionColumns []string) (added []string, widened []delta.Widening, err error) {
-	out, widened, _, err := evolve(table, have, want)
-	if err == nil {
-		err = checkWidenedPartitions(table, widened, partitionColumns)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, f := range out[len(have):] {
-		added = append(added, f.Name)
-	}
-	return added, widened, nil
+//
+// It is table.CheckSchemaChange, which pipegen diff calls by this name.
+func CheckSchemaChange(name string, have, want types.Schema, partitionColumns []string) (added []string, widened []delta.Widening, err error) {
+	return table.CheckSchemaChange(name, have, want, partitionColumns)
 }

@@ -10,7 +10,7 @@ import (
 // runtime of the same pipegen next to the generated program and build it
 // offline (no fetch of the runtime, whatever pipegen version is installed).
 //
-//go:embed *.go cdc/*.go checkpoint/*.go cli/*.go delta/*.go eventlog/*.go parquetio/*.go refresh/*.go source/*.go sqlfn/*.go statecodec/*.go storage/*.go types/*.go
+//go:embed *.go cdc/*.go checkpoint/*.go cli/*.go delta/*.go eventlog/*.go parquetio/*.go refresh/*.go source/*.go sqlfn/*.go statecodec/*.go storage/*.go table/*.go types/*.go
 var code embed.FS
 
 // WalkCode calls fn for every non-test Go file of the runtime package tree,

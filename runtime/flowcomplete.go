@@ -14,12 +14,13 @@ import (
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/statecodec"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // runComplete refreshes a materialized view: recompute from snapshots of
 // its inputs and replace the table's contents in one commit, unless
 // neither the definition nor any input changed.
-func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
+func (u *update) runComplete(f *Flow, h *table.Handle) (flowResult, error) {
 	var res flowResult
 	dir := u.checkpointDir(f)
 	var state checkpoint.Refresh
@@ -30,21 +31,21 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 		}
 		// A damaged record of the last refresh: recompute, as when
 		// none is recorded (the view is replaced whole).
-		u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name},
-			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.name)})
+		u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.Name},
+			Message: fmt.Sprintf("The refresh record of %s is damaged (%v): %s is recomputed.", f.Name, err, h.Name)})
 		state = checkpoint.Refresh{}
 	}
 	sig, err := u.inputSignature(f)
 	if err != nil {
 		return res, err
 	}
-	exists, err := h.exists()
+	exists, err := h.Exists()
 	if err != nil {
 		return res, err
 	}
 	repartition := ""
 	if exists {
-		if repartition, err = h.partitioningChange(f.Target.tableDesc()); err != nil {
+		if repartition, err = h.PartitioningChange(f.Target.datasetDesc().Desc); err != nil {
 			return res, err
 		}
 	}
@@ -106,16 +107,16 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	// (or with a refresh.json older than the table), the table holds
 	// refresh state.Refreshes already: this one (recomputed, as
 	// planIncremental saw) takes the next number.
-	if v, err := h.txnVersion(state.FlowID); err != nil {
+	if v, err := h.TxnVersion(state.FlowID); err != nil {
 		return res, err
 	} else if v >= state.Refreshes {
 		state.Refreshes = v + 1
 	}
-	txn := &txnAction{AppID: state.FlowID, Version: state.Refreshes}
+	txn := &table.Txn{AppID: state.FlowID, Version: state.Refreshes}
 	if incr.technique == refresh.AppendOnly {
-		err = h.commitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": string(refresh.AppendOnly)})
+		err = h.CommitAppend(files, txn, "WRITE", map[string]any{"mode": "Append", "technique": string(refresh.AppendOnly)})
 	} else {
-		err = h.commitReplace(f.Target.tableDesc(), files, txn)
+		err = h.CommitReplace(f.Target.datasetDesc().Desc, files, txn)
 	}
 	if err != nil {
 		return res, err
@@ -130,7 +131,7 @@ func (u *update) runComplete(f *Flow, h *tableHandle) (flowResult, error) {
 	if old != "" && old != stateFile {
 		storage.Remove(storage.Join(dir, old))
 	}
-	res.add(ctx, counts, expectationNames(f.Target), h.name)
+	res.add(ctx, counts, expectationNames(f.Target), h.Name)
 	return res, nil
 }
 
@@ -186,7 +187,7 @@ func (u *update) inputSignature(f *Flow) (map[string]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := h.signature()
+		s, err := h.Signature()
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +207,7 @@ func listingDigest(files []source.FileInfo) string {
 
 // runOnce runs a once flow: a batch query appended in the first update
 // after its target was created or fully refreshed, IDLE afterwards.
-func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
+func (u *update) runOnce(f *Flow, h *table.Handle) (flowResult, error) {
 	var res flowResult
 	path := storage.Join(u.checkpointDir(f), checkpoint.OnceFile)
 	var st checkpoint.Once
@@ -217,7 +218,7 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 		// A new flow, or once.json was lost: the table's log says which.
 		_, id, err := flowCommits(h, f.Name, "", -1)
 		if err != nil {
-			return res, fmt.Errorf("%s is missing and %w: nothing was written; run with --full-refresh %s", path, err, h.name)
+			return res, fmt.Errorf("%s is missing and %w: nothing was written; run with --full-refresh %s", path, err, h.Name)
 		}
 		st.FlowID = id
 		if id == "" {
@@ -228,11 +229,11 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 		}
 	}
 	if !st.Done {
-		if err := h.ensure(f.Target.tableDesc()); err != nil {
+		if err := h.Ensure(f.Target.datasetDesc().Desc); err != nil {
 			return res, err
 		}
 		// A crash after the commit and before once.json: the table says.
-		done, err := h.batchCommitted(st.FlowID, 0)
+		done, err := h.BatchCommitted(st.FlowID, 0)
 		if err != nil {
 			return res, err
 		}
@@ -243,11 +244,11 @@ func (u *update) runOnce(f *Flow, h *tableHandle) (flowResult, error) {
 			if err != nil {
 				return res, err
 			}
-			if err := h.commitAppend(files, &txnAction{AppID: st.FlowID, Version: 0, Progress: &checkpoint.CommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
+			if err := h.CommitAppend(files, &table.Txn{AppID: st.FlowID, Version: 0, Progress: &checkpoint.CommitRecord{Flow: f.Name, QueryID: st.FlowID}}, "WRITE", map[string]any{"mode": "Append", "flow": f.Name}); err != nil {
 				return res, err
 			}
 			faultPoint("after-commit")
-			res.add(ctx, counts, expectationNames(f.Target), h.name)
+			res.add(ctx, counts, expectationNames(f.Target), h.Name)
 		}
 		st.Done, st.At = true, time.Now().UTC()
 		return res, checkpoint.WriteJSON(path, st)

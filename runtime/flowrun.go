@@ -13,6 +13,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // runFlow runs one flow to completion for this update and reports it.
@@ -131,11 +132,11 @@ func (r *flowResult) line(f *Flow) string {
 // warned counts the violations of the flow's warn expectations (rows
 // kept and counted).
 func (r *flowResult) warned(f *Flow) int64 {
-	td := f.Target.tableDesc()
+	td := f.Target.datasetDesc()
 	var n int64
 	for _, e := range r.expectations {
 		for i, name := range td.expectations {
-			if name == e.Name && e.Dataset == td.name && i < len(td.expectationActions) && td.expectationActions[i] == Warn {
+			if name == e.Name && e.Dataset == td.Name && i < len(td.expectationActions) && td.expectationActions[i] == Warn {
 				n += e.Failed
 			}
 		}
@@ -186,8 +187,8 @@ func (r *flowResult) add(ctx *FlowContext, counts []sinkCounts, names []string, 
 
 // finish closes every worker's sink: the data files of a successful run,
 // to be committed. On failure (err != nil) it removes them.
-func (ctx *FlowContext) finish(err error) ([]dataFile, []sinkCounts, error) {
-	var files []dataFile
+func (ctx *FlowContext) finish(err error) ([]table.DataFile, []sinkCounts, error) {
+	var files []table.DataFile
 	var counts []sinkCounts
 	for _, w := range ctx.workers {
 		if w.sink == nil {
@@ -215,7 +216,7 @@ func (ctx *FlowContext) finish(err error) ([]dataFile, []sinkCounts, error) {
 	return files, counts, nil
 }
 
-func (u *update) newContext(f *Flow, h *tableHandle, batch *batchPlan) *FlowContext {
+func (u *update) newContext(f *Flow, h *table.Handle, batch *batchPlan) *FlowContext {
 	ctx := &FlowContext{u: u, flow: f, target: h, batch: batch, filePrefix: newID()}
 	if batch != nil {
 		ctx.metrics.skippedFiles.Add(batch.skipped)
@@ -224,7 +225,7 @@ func (u *update) newContext(f *Flow, h *tableHandle, batch *batchPlan) *FlowCont
 	return ctx
 }
 
-func expectationNames(d Dataset) []string { return d.tableDesc().expectations }
+func expectationNames(d Dataset) []string { return d.datasetDesc().expectations }
 
 // fullRefresh truncates the selected tables and resets their flows'
 // checkpoints. The intent is written first and removed last, so a crash in
@@ -266,7 +267,7 @@ func (u *update) fullRefresh(tables []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := h.truncate(u.dataset(name).tableDesc()); err != nil {
+		if err := h.Truncate(u.dataset(name).datasetDesc().Desc); err != nil {
 			return nil, fmt.Errorf("full refresh of %s: %w", name, err)
 		}
 		u.log.Emit(eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Dataset: name},
@@ -326,13 +327,13 @@ func (u *update) flowEvent(f *Flow, status string, res *flowResult, err error) {
 // the update.
 func (u *update) defineGraph() {
 	for _, d := range u.p.Datasets {
-		td := d.tableDesc()
-		h := u.handles[td.name]
-		u.log.Emit(eventlog.Event{Type: "dataset_definition", Origin: eventlog.Origin{Dataset: td.name},
-			Message: fmt.Sprintf("Dataset %s is defined as a %s.", td.name, strings.ReplaceAll(string(td.kind), "_", " ")),
+		td := d.datasetDesc()
+		h := u.handles[td.Name]
+		u.log.Emit(eventlog.Event{Type: "dataset_definition", Origin: eventlog.Origin{Dataset: td.Name},
+			Message: fmt.Sprintf("Dataset %s is defined as a %s.", td.Name, strings.ReplaceAll(string(td.Kind), "_", " ")),
 			Details: map[string]any{"dataset_definition": map[string]any{
-				"dataset_type": strings.ToUpper(string(td.kind)), "location": h.path,
-				"schema": td.columns.String(), "expectations": td.expectations, "comment": td.comment,
+				"dataset_type": strings.ToUpper(string(td.Kind)), "location": h.Path,
+				"schema": td.Columns.String(), "expectations": td.expectations, "comment": td.Comment,
 			}}})
 	}
 	for _, f := range u.p.Flows {

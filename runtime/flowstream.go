@@ -10,6 +10,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // streamingInputs returns the names of the inputs a flow reads with STREAM,
@@ -30,7 +31,7 @@ type batchPlan struct {
 	// id is the micro-batch's number.
 	id     int64
 	files  map[string][]source.FileInfo
-	tables map[string][]tableFile
+	tables map[string][]table.File
 	// feeds are the versions (From, To] of the tables read as change feeds.
 	feeds map[string]checkpoint.VersionRange
 	// skipped counts the files of the batch left out because they are
@@ -42,7 +43,7 @@ type batchPlan struct {
 // runStreaming runs an append flow: micro-batches until the frontier frozen
 // at the start of the update is drained (available_now), or one batch
 // (once). Each batch's output and progress are committed atomically.
-func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
+func (u *update) runStreaming(f *Flow, h *table.Handle) (flowResult, error) {
 	var res flowResult
 	inputs := streamingInputs(f)
 	meta := checkpoint.Meta{ID: newID(), Flow: f.Name, Definition: f.Definition, Inputs: inputs}
@@ -55,7 +56,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	}
 	if !slices.Equal(cp.Meta.Inputs, inputs) {
 		return res, fmt.Errorf("the sources of flow %s changed since its checkpoint (was %s, now %s): a full refresh of %s is required: run with --full-refresh %s",
-			f.Name, strings.Join(cp.Meta.Inputs, ", "), strings.Join(inputs, ", "), h.name, h.name)
+			f.Name, strings.Join(cp.Meta.Inputs, ", "), strings.Join(inputs, ", "), h.Name, h.Name)
 	}
 	if cp.Committed >= 0 && meta.StateDefinition != "" && cp.Meta.StateDefinition != "" && cp.Meta.StateDefinition != meta.StateDefinition {
 		// The saved state (windows or keys, and their aggregates) was
@@ -72,12 +73,12 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		}
 		if why != nil {
 			return res, fmt.Errorf("the stateful operator of flow %s changed since its checkpoint (%v), so the state the old query built does not apply: a full refresh of %s is required: run with --full-refresh %s",
-				f.Name, why, h.name, h.name)
+				f.Name, why, h.Name, h.Name)
 		}
 	}
 	if cp.Meta.Definition != f.Definition {
-		u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.name},
-			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.name)})
+		u.log.Emit(eventlog.Event{Type: "flow_definition", Origin: eventlog.Origin{Flow: f.Name, Dataset: h.Name},
+			Message: fmt.Sprintf("Flow %s's query changed: rows already in %s stay; new input is processed with the new query (a full refresh recomputes everything).", f.Name, h.Name)})
 	}
 	if cp.Meta.Definition != f.Definition || cp.Meta.StateDefinition != meta.StateDefinition || cp.Meta.StateShape != meta.StateShape || !slices.Equal(cp.Meta.StateTypes, meta.StateTypes) {
 		cp.Meta.Definition, cp.Meta.StateDefinition, cp.Meta.StateShape, cp.Meta.StateTypes = f.Definition, meta.StateDefinition, meta.StateShape, meta.StateTypes
@@ -93,7 +94,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 			return res, err
 		}
 	}
-	if err := h.ensure(f.Target.tableDesc()); err != nil {
+	if err := h.Ensure(f.Target.datasetDesc().Desc); err != nil {
 		return res, err
 	}
 	// Freeze the frontier of every table input now.
@@ -104,7 +105,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 		}
 		name := in.Relation.relationName()
 		if th, ok := u.handles[name]; ok {
-			v, err := th.latestVersion()
+			v, err := th.LatestVersion()
 			if err != nil {
 				return res, fmt.Errorf("read %s: %w", name, err)
 			}
@@ -128,7 +129,7 @@ func (u *update) runStreaming(f *Flow, h *tableHandle) (flowResult, error) {
 	for {
 		off := cp.Pending
 		if off != nil {
-			done, err := h.batchCommitted(cp.Meta.ID, off.Batch)
+			done, err := h.BatchCommitted(cp.Meta.ID, off.Batch)
 			if err != nil {
 				return res, err
 			}
@@ -255,7 +256,7 @@ func toSeen(files []source.FileInfo) []checkpoint.File {
 // resolveBatch turns a batch's offsets into the files to read, or, for an
 // input f reads as a change feed, the versions whose changes to read.
 func (u *update) resolveBatch(f *Flow, cp *checkpoint.Stream, off *checkpoint.Offsets) (*batchPlan, error) {
-	plan := &batchPlan{id: off.Batch, files: map[string][]source.FileInfo{}, tables: map[string][]tableFile{}, feeds: map[string]checkpoint.VersionRange{}}
+	plan := &batchPlan{id: off.Batch, files: map[string][]source.FileInfo{}, tables: map[string][]table.File{}, feeds: map[string]checkpoint.VersionRange{}}
 	for name, in := range off.Inputs {
 		if in.Skip {
 			continue
@@ -296,7 +297,7 @@ func (u *update) resolveBatch(f *Flow, cp *checkpoint.Stream, off *checkpoint.Of
 			if err != nil {
 				return nil, err
 			}
-			files, err := th.filesBetween(in.Versions.From, in.Versions.To)
+			files, err := th.FilesBetween(in.Versions.From, in.Versions.To)
 			if err != nil {
 				return nil, err
 			}
@@ -307,29 +308,29 @@ func (u *update) resolveBatch(f *Flow, cp *checkpoint.Stream, off *checkpoint.Of
 }
 
 // notAppendReader adds to the error of a streaming read of a table that
-// changed by other means than appends (notAppendError) the table that
+// changed by other means than appends (table.NotAppendError) the table that
 // reads it and the command that rebuilds that table; other errors are
 // returned as they are.
-func notAppendReader(err error, f *Flow, h *tableHandle) error {
-	var nae *notAppendError
+func notAppendReader(err error, f *Flow, h *table.Handle) error {
+	var nae *table.NotAppendError
 	if !errors.As(err, &nae) {
 		return err
 	}
-	return fmt.Errorf("%w: %s streams from it (flow %s): run with --full-refresh %s", err, h.name, f.Name, h.name)
+	return fmt.Errorf("%w: %s streams from it (flow %s): run with --full-refresh %s", err, h.Name, f.Name, h.Name)
 }
 
 // runBatch runs one micro-batch and commits its output with the flow's txn.
-func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
+func (u *update) runBatch(f *Flow, h *table.Handle, cp *checkpoint.Stream, off *checkpoint.Offsets, res *flowResult) error {
 	if f.Kind == ChangeFlow {
 		return u.runChangeBatch(f, h, cp, off, res)
 	}
 	plan, err := u.resolveBatch(f, cp, off)
 	err = notAppendReader(err, f, h)
-	var nae *notAppendError
-	if errors.As(err, &nae) && h.desc != nil && !h.desc.resetAllowed() {
+	var nae *table.NotAppendError
+	if errors.As(err, &nae) && h.Desc != nil && !h.Desc.ResetAllowed() {
 		// The way out the message gives is closed for this table.
 		return fmt.Errorf("%w; %s has pipelines.reset.allowed = false, so a full refresh cannot rebuild it: set the property to true for the update that runs --full-refresh %s",
-			err, h.name, h.name)
+			err, h.Name, h.Name)
 	}
 	if err != nil {
 		return err
@@ -347,7 +348,7 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *c
 		return err
 	}
 	faultPoint("after-data-files")
-	if err := h.commitAppend(files, flowTxn(f, cp, off), "STREAMING UPDATE", map[string]any{
+	if err := h.CommitAppend(files, flowTxn(f, cp, off), "STREAMING UPDATE", map[string]any{
 		"outputMode": "Append", "queryId": cp.Meta.ID, "epochId": off.Batch,
 	}); err != nil {
 		return err
@@ -361,6 +362,6 @@ func (u *update) runBatch(f *Flow, h *tableHandle, cp *checkpoint.Stream, off *c
 			return err
 		}
 	}
-	res.add(ctx, counts, expectationNames(f.Target), h.name)
+	res.add(ctx, counts, expectationNames(f.Target), h.Name)
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/refresh"
 	"github.com/pipegen/pipegen/runtime/statecodec"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // Incremental refresh of materialized views, with Databricks' technique
@@ -36,14 +37,14 @@ type incrementalRun struct {
 	// technique is APPEND_ONLY, GROUP_AGGREGATE or COMPLETE_RECOMPUTE.
 	technique refresh.Technique
 	// files are, per table input, the files added since the last refresh.
-	files map[string][]tableFile
+	files map[string][]table.File
 	// state is the aggregation state of the last refresh (GROUP_AGGREGATE).
 	state []byte
 }
 
 // addedFiles returns the files an incremental refresh reads from table
 // name instead of its snapshot; ok is false outside incremental refreshes.
-func (r *incrementalRun) addedFiles(name string) ([]tableFile, bool) {
+func (r *incrementalRun) addedFiles(name string) ([]table.File, bool) {
 	if r == nil || r.files == nil {
 		return nil, false
 	}
@@ -54,7 +55,7 @@ func (r *incrementalRun) addedFiles(name string) ([]tableFile, bool) {
 // planIncremental chooses how a materialized view whose definition or
 // inputs changed is refreshed, and says why (reason is why it is not a
 // no-op).
-func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh, sig map[string]string, reason string) (*incrementalRun, string, error) {
+func (u *update) planIncremental(f *Flow, h *table.Handle, st *checkpoint.Refresh, sig map[string]string, reason string) (*incrementalRun, string, error) {
 	complete := func(why string) (*incrementalRun, string, error) {
 		return &incrementalRun{technique: refresh.CompleteRecompute}, why, nil
 	}
@@ -64,14 +65,14 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh
 	if f.Incremental == "" {
 		return complete(reason + "; the query is not maintained incrementally: " + f.NotIncremental)
 	}
-	v, err := h.txnVersion(st.FlowID)
+	v, err := h.TxnVersion(st.FlowID)
 	if err != nil {
 		return nil, "", err
 	}
 	if v != st.Refreshes-1 {
 		return complete("the previous refresh was interrupted before it recorded what it read")
 	}
-	run := &incrementalRun{technique: f.Incremental, files: map[string][]tableFile{}}
+	run := &incrementalRun{technique: f.Incremental, files: map[string][]table.File{}}
 	var changed []string
 	for _, name := range sortedKeys(sig) {
 		now, old := sig[name], st.Inputs[name]
@@ -80,7 +81,7 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh
 			continue
 		}
 		changed = append(changed, name)
-		run.files[name] = []tableFile{} // read nothing unless commits added files
+		run.files[name] = []table.File{} // read nothing unless commits added files
 		if _, ok := u.sources[name]; ok {
 			return complete(fmt.Sprintf("input %s is a file source whose listing changed", name))
 		}
@@ -93,11 +94,11 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh
 		if err != nil {
 			return nil, "", err
 		}
-		commits, err := delta.ReadCommits(th.path, ov, nv)
+		commits, err := delta.ReadCommits(th.Path, ov, nv)
 		if err != nil {
 			return complete(fmt.Sprintf("the commits of input %s since the last refresh cannot be read (%v)", name, err))
 		}
-		m, err := th.meta()
+		m, err := th.Meta()
 		if err != nil || m == nil {
 			return complete(fmt.Sprintf("the metadata of input %s cannot be read (%v)", name, err))
 		}
@@ -108,7 +109,7 @@ func (u *update) planIncremental(f *Flow, h *tableHandle, st *checkpoint.Refresh
 			}
 			for _, a := range c.Adds() {
 				if a.DataChange {
-					run.files[name] = append(run.files[name], tableFileOf(th.path, layout, a))
+					run.files[name] = append(run.files[name], table.FileOf(th.Path, layout, a))
 				}
 			}
 		}
@@ -163,17 +164,4 @@ func operationOf(c delta.CommitEntry) string {
 		}
 	}
 	return "unknown operation"
-}
-
-// txnVersion returns the version of the table's txn for appID, -1 when
-// it has none (or the table does not exist).
-func (h *tableHandle) txnVersion(appID string) (int64, error) {
-	s, err := h.meta()
-	if err != nil || s == nil {
-		return -1, err
-	}
-	if v, ok := s.TxnVersion(appID); ok {
-		return v, nil
-	}
-	return -1, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -55,12 +56,12 @@ func Describe(p *Pipeline, w io.Writer) {
 	}
 	fmt.Fprintln(w, "\ndatasets:")
 	for _, d := range p.Datasets {
-		td := d.tableDesc()
-		fmt.Fprintf(w, "  %s (%s)\n", td.name, strings.ReplaceAll(string(td.kind), "_", " "))
-		if td.comment != "" {
-			fmt.Fprintf(w, "    -- %s\n", td.comment)
+		td := d.datasetDesc()
+		fmt.Fprintf(w, "  %s (%s)\n", td.Name, strings.ReplaceAll(string(td.Kind), "_", " "))
+		if td.Comment != "" {
+			fmt.Fprintf(w, "    -- %s\n", td.Comment)
 		}
-		for _, f := range td.columns {
+		for _, f := range td.Columns {
 			null := ""
 			if !f.Nullable {
 				null = " NOT NULL"
@@ -89,7 +90,7 @@ func Describe(p *Pipeline, w io.Writer) {
 // folders, existing tables' schemas — and prints what it would run,
 // without writing anything.
 func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
-	u := &update{p: p, opts: opts, handles: map[string]*tableHandle{}, sources: map[string]*FileSourceInfo{}, listings: map[string]*fileFrontier{}}
+	u := &update{p: p, opts: opts, handles: map[string]*table.Handle{}, sources: map[string]*FileSourceInfo{}, listings: map[string]*fileFrontier{}}
 	if err := u.setup(); err != nil {
 		return err
 	}
@@ -111,23 +112,23 @@ func DryRun(p *Pipeline, opts RunOptions, w io.Writer) error {
 		fmt.Fprintf(w, "source %s: %s%s\n", name, info.Dir, waiting)
 	}
 	for _, d := range p.Datasets {
-		td := d.tableDesc()
-		h := u.handles[td.name]
-		exists, err := h.exists()
+		td := d.datasetDesc()
+		h := u.handles[td.Name]
+		exists, err := h.Exists()
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("table %s: %v", td.name, err))
+			problems = append(problems, fmt.Sprintf("table %s: %v", td.Name, err))
 			continue
 		}
 		if !exists {
-			fmt.Fprintf(w, "table %s: will be created at %s\n", td.name, h.path)
+			fmt.Fprintf(w, "table %s: will be created at %s\n", td.Name, h.Path)
 			continue
 		}
-		widened, err := h.checkSchema(td)
+		widened, err := h.CheckSchema(td.Desc)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
 		}
-		fmt.Fprintf(w, "table %s: %s\n", td.name, h.path)
+		fmt.Fprintf(w, "table %s: %s\n", td.Name, h.Path)
 		for _, c := range widened {
 			fmt.Fprintf(w, "  widens column %s from %s to %s (Delta type widening: no file rewritten)\n", c.Column, c.From, c.To)
 		}
@@ -200,7 +201,7 @@ type TableRows struct {
 // pipeline's tables, for a name that is not one of them, and for a table
 // no update has created yet.
 func ReadTable(p *Pipeline, opts RunOptions, name string, limit int) (TableRows, error) {
-	u := &update{p: p, opts: opts, handles: map[string]*tableHandle{}, sources: map[string]*FileSourceInfo{}}
+	u := &update{p: p, opts: opts, handles: map[string]*table.Handle{}, sources: map[string]*FileSourceInfo{}}
 	if err := u.setup(); err != nil {
 		return TableRows{}, err
 	}
@@ -212,18 +213,18 @@ func ReadTable(p *Pipeline, opts RunOptions, name string, limit int) (TableRows,
 		}
 		return TableRows{}, fmt.Errorf("show: the pipeline has no table %q (tables: %s%s)", name, strings.Join(sortedKeys(u.handles), ", "), help)
 	}
-	exists, err := h.exists()
+	exists, err := h.Exists()
 	if err != nil {
 		return TableRows{}, err
 	}
 	if !exists {
-		return TableRows{}, fmt.Errorf("show: table %s does not exist yet at %s: run an update first", name, h.path)
+		return TableRows{}, fmt.Errorf("show: table %s does not exist yet at %s: run an update first", name, h.Path)
 	}
-	schema, err := h.currentSchema()
+	schema, err := h.CurrentSchema()
 	if err != nil {
 		return TableRows{}, err
 	}
-	files, err := h.liveFiles()
+	files, err := h.LiveFiles()
 	if err != nil {
 		return TableRows{}, err
 	}
@@ -238,13 +239,13 @@ func ReadTable(p *Pipeline, opts RunOptions, name string, limit int) (TableRows,
 		}
 		rows = append(rows, got...)
 	}
-	n, _ := h.numRecords()
+	n, _ := h.NumRecords()
 	return TableRows{Schema: schema, Rows: rows, Total: n}, nil
 }
 
 // readAllRows decodes up to limit rows (0: all) of one data file.
-func readAllRows(f tableFile, schema types.Schema, limit int) ([][]any, error) {
-	r, err := f.open(schema)
+func readAllRows(f table.File, schema types.Schema, limit int) ([][]any, error) {
+	r, err := f.Open(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +258,7 @@ func readAllRows(f tableFile, schema types.Schema, limit int) ([][]any, error) {
 		for _, row := range buf[:n] {
 			vals, derr := dec.Decode(row)
 			if derr != nil {
-				return nil, fmt.Errorf("%s: %w", f.path, derr)
+				return nil, fmt.Errorf("%s: %w", f.Path, derr)
 			}
 			out = append(out, vals)
 			if limit > 0 && len(out) >= limit {

@@ -102,7 +102,7 @@ func (u *update) recordFlowMetrics(f *Flow, res *flowResult) {
 	for _, e := range res.expectations {
 		action := "warn"
 		if d := u.dataset(e.Dataset); d != nil {
-			td := d.tableDesc()
+			td := d.datasetDesc()
 			for i, n := range td.expectations {
 				if n == e.Name && i < len(td.expectationActions) {
 					action = string(td.expectationActions[i])
@@ -173,7 +173,7 @@ func (u *update) writeMetrics(path, result string) error {
 		if !ok {
 			continue
 		}
-		v, err := h.latestVersion()
+		v, err := h.LatestVersion()
 		if err != nil {
 			return err
 		}

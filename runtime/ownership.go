@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -13,18 +12,8 @@ import (
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/eventlog"
-)
-
-// Table properties that record which pipeline manages a table, as on
-// Databricks, where a table belongs to the one pipeline named by its
-// pipelines.pipelineId property and another pipeline cannot write it.
-const (
-	// PipelineIDProperty holds the id of the pipeline (its storage's
-	// pipeline.json) that manages the table.
-	PipelineIDProperty = "pipelines.pipelineId"
-	// PipelineNameProperty holds that pipeline's name, for messages only:
-	// ownership is decided by the id.
-	PipelineNameProperty = "pipelines.pipelineName"
+	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // pipelineIdentity is <storage>/pipeline.json: the pipeline's id, made
@@ -40,17 +29,17 @@ type pipelineIdentity struct {
 // loadPipelineIdentity reads <storage>/pipeline.json, creating it with a
 // new random id when absent; a renamed pipeline keeps its id (the name
 // is rewritten). The caller holds the pipeline's lock.
-func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
-	path := filepath.Join(storage, "pipeline.json")
+func loadPipelineIdentity(storageDir, name string) (pipelineIdentity, error) {
+	path := storage.Join(storageDir, "pipeline.json")
 	var id pipelineIdentity
 	err := checkpoint.ReadJSON(path, &id)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		id = pipelineIdentity{ID: newID(), Name: name, Created: time.Now().UTC()}
 	case err != nil:
-		return id, fmt.Errorf("pipeline identity: %w; restore it from a backup (the tables name the id they belong to in %s)", err, PipelineIDProperty)
+		return id, fmt.Errorf("pipeline identity: %w; restore it from a backup (the tables name the id they belong to in %s)", err, table.PipelineIDProperty)
 	case id.ID == "":
-		return id, fmt.Errorf("pipeline identity: %s has no id; restore it from a backup (the tables name the id they belong to in %s)", path, PipelineIDProperty)
+		return id, fmt.Errorf("pipeline identity: %s has no id; restore it from a backup (the tables name the id they belong to in %s)", path, table.PipelineIDProperty)
 	case id.Name == name:
 		return id, nil
 	default:
@@ -62,17 +51,10 @@ func loadPipelineIdentity(storage, name string) (pipelineIdentity, error) {
 	return id, nil
 }
 
-// ownerOf returns the pipeline id and name recorded in a table's
-// metadata ("" when the table predates ownership or was written by
-// another engine).
-func ownerOf(m delta.Metadata) (id, name string) {
-	return m.Configuration[PipelineIDProperty], m.Configuration[PipelineNameProperty]
-}
-
 // claimTables makes sure this update may write the tables it writes,
 // before anything is written: the targets of the flows in plan.run.
 //   - A table that does not exist yet is created with this pipeline's id
-//     (tableHandle.metadataFor).
+//     (table.Handle's metadata).
 //   - A table without pipelines.pipelineId (written before pipegen
 //     recorded owners) is adopted: a metadata-only commit (SET
 //     TBLPROPERTIES; streaming readers skip it) adds the properties.
@@ -85,8 +67,8 @@ func ownerOf(m delta.Metadata) (id, name string) {
 //     since it keeps none of the old rows.
 func (u *update) claimTables(plan *flowPlan) error {
 	for _, h := range u.handles {
-		if h.desc != nil {
-			h.owner = u.identity
+		if h.Desc != nil {
+			h.Owner = table.Owner{ID: u.identity.ID, Name: u.identity.Name}
 		}
 	}
 	written := map[string]bool{}
@@ -99,32 +81,32 @@ func (u *update) claimTables(plan *flowPlan) error {
 		if err != nil {
 			return err
 		}
-		s, err := h.meta()
+		s, err := h.Meta()
 		if err != nil {
 			return err
 		}
 		if s == nil {
 			continue
 		}
-		if err := delta.CheckWritable(fmt.Sprintf("table %s (%s)", name, h.path), s.Protocol, s.Metadata); err != nil {
+		if err := delta.CheckWritable(fmt.Sprintf("table %s (%s)", name, h.Path), s.Protocol, s.Metadata); err != nil {
 			return err
 		}
-		id, owner := ownerOf(s.Metadata)
+		id, owner := table.OwnerOf(s.Metadata)
 		switch {
 		case id == u.identity.ID:
 		case id == "":
-			if err := h.adopt(); err != nil {
+			if err := h.Adopt(); err != nil {
 				return err
 			}
 			u.log.Emit(eventlog.Event{Type: "flow_progress", Origin: eventlog.Origin{Dataset: name},
-				Message: fmt.Sprintf("Table %s had no %s: pipeline %s (id %s) now manages it.", name, PipelineIDProperty, u.p.Name, u.identity.ID)})
+				Message: fmt.Sprintf("Table %s had no %s: pipeline %s (id %s) now manages it.", name, table.PipelineIDProperty, u.p.Name, u.identity.ID)})
 		case slices.Contains(plan.reset, name):
 			u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Dataset: name},
-				Message: fmt.Sprintf("Table %s was managed by pipeline %s; this full refresh takes it over for pipeline %s (id %s).", name, describeOwner(id, owner), u.p.Name, u.identity.ID)})
+				Message: fmt.Sprintf("Table %s was managed by pipeline %s; this full refresh takes it over for pipeline %s (id %s).", name, table.DescribeOwner(id, owner), u.p.Name, u.identity.ID)})
 		default:
 			names = append(names, name)
 			conflicts = append(conflicts, fmt.Sprintf("table %s (%s) is managed by pipeline %s, not by this pipeline %s (id %s, storage %s)",
-				name, h.path, describeOwner(id, owner), u.p.Name, u.identity.ID, u.storage))
+				name, h.Path, table.DescribeOwner(id, owner), u.p.Name, u.identity.ID, u.storage))
 		}
 	}
 	if len(conflicts) == 0 {
@@ -135,52 +117,4 @@ func (u *update) claimTables(plan *flowPlan) error {
 		"(the one whose pipeline.json holds that id); or, to move the table to this pipeline, rerun with --full-refresh %s "+
 		"(its rows are recomputed from this pipeline's input and the other pipeline can no longer write it)",
 		strings.Join(conflicts, "; "), strings.Join(names, ","))
-}
-
-func describeOwner(id, name string) string {
-	if name == "" {
-		return "id " + id
-	}
-	return fmt.Sprintf("%s (id %s)", name, id)
-}
-
-// ownerConfiguration adds the owner properties of h's pipeline to conf
-// (nothing when h has no owner: a handle outside an update).
-func (h *tableHandle) ownerConfiguration(conf map[string]string) {
-	if h.owner.ID == "" {
-		return
-	}
-	conf[PipelineIDProperty] = h.owner.ID
-	conf[PipelineNameProperty] = h.owner.Name
-}
-
-// ownedBy reports whether metadata m records h's pipeline as its owner
-// (true when h has none to record).
-func (h *tableHandle) ownedBy(m delta.Metadata) bool {
-	id, name := ownerOf(m)
-	return h.owner.ID == "" || (id == h.owner.ID && name == h.owner.Name)
-}
-
-// adopt records h's pipeline as the owner of an existing table: a commit
-// with the same metadata (id, schema, partitioning, other properties) plus
-// the owner properties, and no data change.
-func (h *tableHandle) adopt() error {
-	return h.retryCommit(false, func(s *delta.Snapshot) error {
-		if s == nil || h.ownedBy(s.Metadata) {
-			return nil
-		}
-		m := s.Metadata
-		m.Configuration = maps.Clone(m.Configuration)
-		if m.Configuration == nil {
-			m.Configuration = map[string]string{}
-		}
-		h.ownerConfiguration(m.Configuration)
-		_, err := delta.Append(h.path, s, nil, delta.WriteOptions{Metadata: &m, Operation: "SET TBLPROPERTIES",
-			OperationParameters: map[string]any{"properties": fmt.Sprintf("{%q:%q,%q:%q}",
-				PipelineIDProperty, h.owner.ID, PipelineNameProperty, h.owner.Name)}})
-		if err != nil {
-			return fmt.Errorf("table %s: record its pipeline: %w", h.name, err)
-		}
-		return nil
-	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // tableState is what a refused update must leave untouched: the table's
@@ -71,14 +72,14 @@ func ownedOrders(t *testing.T, properties map[string]string) (string, *Pipeline,
 // owner's later updates go on.
 func TestTableOwnership(t *testing.T) {
 	dir, p, t0 := ownedOrders(t, nil)
-	table := tablePath(dir, "orders")
+	orders := tablePath(dir, "orders")
 	ownerStorage := filepath.Join(dir, "warehouse", "_pipelines", "regions")
 	id := storageID(t, ownerStorage)
-	conf := tableConfiguration(t, table)
-	if conf[PipelineIDProperty] != id || conf[PipelineNameProperty] != "regions" {
-		t.Fatalf("table configuration %v, want %s=%s and %s=regions", conf, PipelineIDProperty, id, PipelineNameProperty)
+	conf := tableConfiguration(t, orders)
+	if conf[table.PipelineIDProperty] != id || conf[table.PipelineNameProperty] != "regions" {
+		t.Fatalf("table configuration %v, want %s=%s and %s=regions", conf, table.PipelineIDProperty, id, table.PipelineNameProperty)
 	}
-	v, rows, files := tableState(t, table)
+	v, rows, files := tableState(t, orders)
 
 	other := regionFlows("eu")
 	other.Name = "other"
@@ -103,7 +104,7 @@ func TestTableOwnership(t *testing.T) {
 					t.Errorf("message lacks %q:\n%s", want, msg)
 				}
 			}
-			gv, grows, gfiles := tableState(t, table)
+			gv, grows, gfiles := tableState(t, orders)
 			if gv != v || !slices.Equal(grows, rows) || !slices.Equal(gfiles, files) {
 				t.Errorf("the refused update changed the table: version %d→%d, rows %q→%q, files %q→%q", v, gv, rows, grows, files, gfiles)
 			}
@@ -116,7 +117,7 @@ func TestTableOwnership(t *testing.T) {
 	// The owner goes on: a new file is read once, nothing is duplicated.
 	landOrders(t, dir, "landing/eu", "e2.json", t0, 3)
 	mustRun(t, p, dir, RunOptions{})
-	if got, want := tableRows(t, table, -1), []string{"1 | 10 | eu", "2 | 20 | eu", "3 | 30 | eu"}; !slices.Equal(got, want) {
+	if got, want := tableRows(t, orders, -1), []string{"1 | 10 | eu", "2 | 20 | eu", "3 | 30 | eu"}; !slices.Equal(got, want) {
 		t.Errorf("owner's next update: %q, want %q", got, want)
 	}
 	if storageID(t, ownerStorage) != id {
@@ -129,14 +130,14 @@ func TestTableOwnership(t *testing.T) {
 // records that pipeline as the owner; the former owner is then refused.
 func TestFullRefreshTakesTableOver(t *testing.T) {
 	dir, p, _ := ownedOrders(t, nil)
-	table := tablePath(dir, "orders")
+	orders := tablePath(dir, "orders")
 
 	storage := filepath.Join(dir, "moved-storage")
 	out := mustRun(t, p, dir, RunOptions{Storage: storage, FullRefresh: []string{"orders"}})
-	if got, want := tableRows(t, table, -1), []string{"1 | 10 | eu", "2 | 20 | eu"}; !slices.Equal(got, want) {
+	if got, want := tableRows(t, orders, -1), []string{"1 | 10 | eu", "2 | 20 | eu"}; !slices.Equal(got, want) {
 		t.Errorf("after the takeover: %q, want %q (each row once)\n%s", got, want, out)
 	}
-	if got, want := tableConfiguration(t, table)[PipelineIDProperty], storageID(t, storage); got != want {
+	if got, want := tableConfiguration(t, orders)[table.PipelineIDProperty], storageID(t, storage); got != want {
 		t.Errorf("owner after the takeover %q, want %q", got, want)
 	}
 	mustRun(t, p, dir, RunOptions{Storage: storage})
@@ -151,27 +152,27 @@ func TestFullRefreshTakesTableOver(t *testing.T) {
 // properties; from then on other pipelines are refused.
 func TestTableWithoutOwnerIsAdopted(t *testing.T) {
 	dir, p, t0 := ownedOrders(t, map[string]string{"quality": "bronze"})
-	table := tablePath(dir, "orders")
+	orders := tablePath(dir, "orders")
 	// Make it a table of before: drop the owner properties.
-	s, err := delta.LoadMetadata(table)
+	s, err := delta.LoadMetadata(orders)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := s.Metadata
 	m.Configuration = maps.Clone(m.Configuration)
-	delete(m.Configuration, PipelineIDProperty)
-	delete(m.Configuration, PipelineNameProperty)
-	if _, err := delta.Append(table, s, nil, delta.WriteOptions{Metadata: &m, Operation: "UNSET TBLPROPERTIES"}); err != nil {
+	delete(m.Configuration, table.PipelineIDProperty)
+	delete(m.Configuration, table.PipelineNameProperty)
+	if _, err := delta.Append(orders, s, nil, delta.WriteOptions{Metadata: &m, Operation: "UNSET TBLPROPERTIES"}); err != nil {
 		t.Fatal(err)
 	}
 
 	landOrders(t, dir, "landing/eu", "e2.json", t0, 3)
 	out := mustRun(t, p, dir, RunOptions{})
-	if got, want := tableRows(t, table, -1), []string{"1 | 10 | eu", "2 | 20 | eu", "3 | 30 | eu"}; !slices.Equal(got, want) {
+	if got, want := tableRows(t, orders, -1), []string{"1 | 10 | eu", "2 | 20 | eu", "3 | 30 | eu"}; !slices.Equal(got, want) {
 		t.Errorf("after adoption: %q, want %q\n%s", got, want, out)
 	}
-	conf := tableConfiguration(t, table)
-	if conf[PipelineIDProperty] != storageID(t, filepath.Join(dir, "warehouse", "_pipelines", "regions")) || conf["quality"] != "bronze" {
+	conf := tableConfiguration(t, orders)
+	if conf[table.PipelineIDProperty] != storageID(t, filepath.Join(dir, "warehouse", "_pipelines", "regions")) || conf["quality"] != "bronze" {
 		t.Errorf("configuration after adoption: %v", conf)
 	}
 	other := regionFlows("eu")

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/pipegen/pipegen/runtime/refresh"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -83,16 +84,16 @@ type Dataset interface {
 	// DatasetName returns the dataset's name in the spec.
 	DatasetName() string
 	relation
-	tableDesc() *tableDesc
+	datasetDesc() *datasetDesc
 }
 
-// DatasetKind is the kind of a Dataset.
-type DatasetKind string
+// DatasetKind is the kind of a Dataset: the kind of the table it writes.
+type DatasetKind = table.Kind
 
-// Dataset kinds, with SDP's meanings.
+// Dataset kinds, with SDP's meanings (see table.Kind).
 const (
-	StreamingTable   DatasetKind = "streaming_table"
-	MaterializedView DatasetKind = "materialized_view"
+	StreamingTable   DatasetKind = table.StreamingTable
+	MaterializedView DatasetKind = table.MaterializedView
 )
 
 // FlowKind is how a flow writes its target; the names are the event log's

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -23,22 +24,22 @@ func (u *update) preflight(plan *flowPlan) error {
 	}
 	var problems []string
 	for _, d := range u.p.Datasets {
-		td := d.tableDesc()
-		if !runs[td.name] || slices.Contains(plan.reset, td.name) {
+		td := d.datasetDesc()
+		if !runs[td.Name] || slices.Contains(plan.reset, td.Name) {
 			continue
 		}
-		if td.kind == MaterializedView {
+		if td.Kind == MaterializedView {
 			continue // replaced as a whole, partitioning included
 		}
-		h := u.handles[td.name]
-		s, err := h.meta()
+		h := u.handles[td.Name]
+		s, err := h.Meta()
 		if err != nil {
 			return err
 		}
 		if s == nil {
 			continue
 		}
-		if err := checkPartitioning(h.name, s.Metadata.PartitionColumns, td.partitionBy); err != nil {
+		if err := table.CheckPartitioning(h.Name, s.Metadata.PartitionColumns, td.PartitionBy); err != nil {
 			problems = append(problems, err.Error())
 		}
 	}
@@ -74,14 +75,14 @@ func (u *update) checkTableSources() []string {
 		}
 		h := u.handles[ts.SourceName()]
 		written, _ := u.params.Expand(ts.tableName())
-		s, err := h.meta()
+		s, err := h.Meta()
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("source %s: %v", ts.SourceName(), err))
 			continue
 		}
 		if s == nil {
-			msg := fmt.Sprintf("source %s: table %s does not exist: %s has no _delta_log", ts.SourceName(), written, h.path)
-			if near := u.nearestTable(h.path); near != "" {
+			msg := fmt.Sprintf("source %s: table %s does not exist: %s has no _delta_log", ts.SourceName(), written, h.Path)
+			if near := u.nearestTable(h.Path); near != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}
 			problems = append(problems, msg)

@@ -2,12 +2,12 @@ package runtime
 
 import (
 	"io"
-	"strings"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/pipegen/pipegen/runtime/source"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -168,41 +168,28 @@ func (a *Arena) String(b []byte) string {
 	return unsafeString(c)
 }
 
-// tableDesc is the runtime's non-generic view of a Table.
-type tableDesc struct {
-	name                   string
-	kind                   DatasetKind
-	catalog, schema, table string
-	comment                string
-	properties             map[string]string
-	partitionBy            []string
-	columns                types.Schema
-	expectations           []string
+// datasetDesc is the runtime's non-generic view of a Table: the
+// descriptor of its table and its expectations.
+type datasetDesc struct {
+	*table.Desc
+	expectations []string
 	// expectationActions are the expectations' actions, in the same order.
 	expectationActions []ExpectationAction
 }
 
-func (t *Table[T]) tableDesc() *tableDesc {
-	d := &tableDesc{
-		name: t.Name, kind: t.Kind, catalog: t.Catalog, schema: t.Schema, table: t.Table,
-		comment: t.Comment, properties: t.Properties, partitionBy: t.PartitionBy, columns: t.Codec.Schema,
-	}
-	if d.table == "" {
-		d.table = t.Name
+func (t *Table[T]) datasetDesc() *datasetDesc {
+	d := &datasetDesc{Desc: &table.Desc{
+		Name: t.Name, Kind: t.Kind, Catalog: t.Catalog, Schema: t.Schema, Table: t.Table,
+		Comment: t.Comment, Properties: t.Properties, PartitionBy: t.PartitionBy, Columns: t.Codec.Schema,
+	}}
+	if d.Table == "" {
+		d.Table = t.Name
 	}
 	for _, e := range t.Expectations {
 		d.expectations = append(d.expectations, e.Name)
 		d.expectationActions = append(d.expectationActions, e.Action)
 	}
 	return d
-}
-
-// resetAllowed reports whether a full refresh may truncate the table
-// (SDP's pipelines.reset.allowed table property, default true). Like
-// Spark's boolean table properties, the value is case-insensitive: "False"
-// protects the table as "false" does.
-func (d *tableDesc) resetAllowed() bool {
-	return !strings.EqualFold(strings.TrimSpace(d.properties["pipelines.reset.allowed"]), "false")
 }
 
 func (s *TableSource[T]) tableName() string { return s.Table }

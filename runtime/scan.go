@@ -16,6 +16,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/source"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -169,7 +170,7 @@ const scanChunk = 4096
 // scanTable reads the data files of a Delta table: those the micro-batch
 // added (streaming) or the live files of the current snapshot.
 func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts ScanOptions, fn func(*Worker, []T) error) error {
-	var files []tableFile
+	var files []table.File
 	if opts.Streaming {
 		files = ctx.batch.tables[name]
 	} else {
@@ -179,22 +180,22 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 		}
 		if added, ok := ctx.incr.addedFiles(name); ok {
 			files = added
-		} else if files, err = h.liveFiles(); err != nil {
+		} else if files, err = h.LiveFiles(); err != nil {
 			return err
 		}
 		// Only the filter over this scan reads its rows: files it rules
 		// out would give no row (an incremental refresh's new files too).
 		var pruned int
-		if files, pruned, err = h.prune(files, opts.Prune); err != nil {
+		if files, pruned, err = h.Prune(files, opts.Prune); err != nil {
 			return err
 		}
 		ctx.metrics.prunedFiles.Add(int64(pruned))
 	}
 	return runTasks(ctx, len(files), opts.Concurrent, func(w *Worker, i int) error {
 		f := files[i]
-		w.at = f.path
+		w.at = f.Path
 		defer func() { w.at = "" }()
-		r, err := f.open(codec.Schema)
+		r, err := f.Open(codec.Schema)
 		if err != nil {
 			return fmt.Errorf("read table %s: %w", name, err)
 		}
@@ -208,7 +209,7 @@ func scanTable[T any](ctx *FlowContext, name string, codec RowCodec[T], opts Sca
 			for _, row := range buf[:n] {
 				chunk = append(chunk, *new(T))
 				if aerr := codec.Assemble(row, &chunk[len(chunk)-1], &w.Arena); aerr != nil {
-					return fmt.Errorf("read table %s: %s: %w", name, f.path, aerr)
+					return fmt.Errorf("read table %s: %s: %w", name, f.Path, aerr)
 				}
 			}
 			if len(chunk) >= scanChunk-len(buf) || (err != nil && len(chunk) > 0) {

@@ -1,20 +1,14 @@
 package runtime
 
 import (
-	"bufio"
 	"fmt"
-	"path/filepath"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/pipegen/pipegen/runtime/parquetio"
 	"github.com/pipegen/pipegen/runtime/storage"
-	"github.com/pipegen/pipegen/runtime/types"
+	"github.com/pipegen/pipegen/runtime/table"
 )
-
-// maxRowsPerFile bounds the rows of one data file a worker writes.
-const maxRowsPerFile = 1 << 20
 
 // shredBatch is how many rows a sink shreds before handing them to the
 // Parquet writer.
@@ -31,13 +25,13 @@ type Sink[T any] struct {
 	vals  parquet.Row   // shredded values of the pending rows
 	rows  []parquet.Row // pending rows, slices of vals
 	ends  []int
-	file  *dataFileWriter
-	files []dataFile
+	file  *table.FileWriter
+	files []table.DataFile
 
 	// part splits the rows of a partitioned table (nil when it is not);
 	// parts are the partitions' open files by partition key, partOrder
 	// the same in order of first row; seq numbers the sink's files.
-	part      *partitioner
+	part      *table.Partitioner
 	parts     map[string]*partitionFile
 	partOrder []*partitionFile
 	keyBuf    []byte
@@ -54,18 +48,6 @@ type sinkCounts struct {
 	passed, failed   []int64
 }
 
-// dataFile is a finished data file, ready for a Delta add action.
-type dataFile struct {
-	path  string // absolute
-	rel   string // relative to the table root, slash-separated
-	size  int64
-	rows  int64
-	stats string
-	// partitionValues are the file's partition values (nil for a table
-	// without partition columns).
-	partitionValues map[string]string
-}
-
 // Out returns the worker's sink for its flow's target table t.
 func Out[T any](w *Worker, t *Table[T]) *Sink[T] {
 	if s, ok := w.sink.(*Sink[T]); ok {
@@ -75,13 +57,13 @@ func Out[T any](w *Worker, t *Table[T]) *Sink[T] {
 	s := &Sink[T]{
 		w:     w,
 		table: t,
-		dir:   target.path,
+		dir:   target.Path,
 		c: sinkCounts{
 			passed: make([]int64, len(t.Expectations)),
 			failed: make([]int64, len(t.Expectations)),
 		},
 	}
-	s.part, s.partErr = newPartitioner(t.Codec.Schema, t.PartitionBy)
+	s.part, s.partErr = table.NewPartitioner(t.Codec.Schema, t.PartitionBy)
 	w.sink = s
 	return s
 }
@@ -139,18 +121,18 @@ func (s *Sink[T]) flush() error {
 		start = end
 	}
 	if s.file == nil {
-		f, err := newDataFile(s.dir, s.w.ctx.filePrefix, s.w.id, len(s.files), s.table.Codec.Schema)
+		f, err := table.NewFileWriter(s.dir, s.w.ctx.filePrefix, s.w.id, len(s.files), s.table.Codec.Schema)
 		if err != nil {
 			return err
 		}
 		s.file = f
 	}
-	if err := s.file.write(s.rows); err != nil {
+	if err := s.file.Write(s.rows); err != nil {
 		return err
 	}
 	s.vals, s.ends = s.vals[:0], s.ends[:0]
-	if s.file.rows >= maxRowsPerFile {
-		df, err := s.file.finish()
+	if s.file.Rows() >= table.MaxRowsPerFile {
+		df, err := s.file.Finish()
 		if err != nil {
 			return err
 		}
@@ -160,12 +142,12 @@ func (s *Sink[T]) flush() error {
 	return nil
 }
 
-func (s *Sink[T]) close() ([]dataFile, error) {
+func (s *Sink[T]) close() ([]table.DataFile, error) {
 	if err := s.flush(); err != nil {
 		return nil, err
 	}
 	if s.file != nil {
-		df, err := s.file.finish()
+		df, err := s.file.Finish()
 		if err != nil {
 			return nil, err
 		}
@@ -182,72 +164,17 @@ func (s *Sink[T]) close() ([]dataFile, error) {
 // was committed, so no reader can see them).
 func (s *Sink[T]) abort() {
 	if s.file != nil {
-		s.file.discard()
+		s.file.Discard()
 		s.file = nil
 	}
 	s.discardPartitions()
 	for _, f := range s.files {
-		storage.Remove(f.path)
+		storage.Remove(f.Path)
 	}
 	s.files = nil
 }
 
 func (s *Sink[T]) counts() sinkCounts { return s.c }
-
-// dataFileWriter is one Parquet data file being written.
-type dataFileWriter struct {
-	path, rel string
-	// partitionValues go to the finished dataFile.
-	partitionValues map[string]string
-	f               storage.Writer
-	buf             *bufio.Writer
-	w               *parquetio.Writer
-	rows            int64
-}
-
-// newDataFile creates a data file in the table folder dir, named as Spark
-// names them: part-<worker>-<prefix>-<seq>.snappy.parquet, where prefix is
-// unique to the flow run.
-func newDataFile(dir, prefix string, worker, seq int, schema types.Schema) (*dataFileWriter, error) {
-	rel := fmt.Sprintf("part-%05d-%s-c%03d.snappy.parquet", worker, prefix, seq)
-	path := filepath.Join(dir, rel)
-	f, err := storage.CreateFile(path, storage.Exclusive)
-	if err != nil {
-		return nil, err
-	}
-	buf := bufio.NewWriterSize(f, 1<<20)
-	return &dataFileWriter{path: path, rel: rel, f: f, buf: buf, w: parquetio.NewWriter(buf, schema, parquetio.WriterOptions{})}, nil
-}
-
-// write appends rows to the file.
-func (d *dataFileWriter) write(rows []parquet.Row) error {
-	if err := d.w.Write(rows); err != nil {
-		return fmt.Errorf("write %s: %w", d.path, err)
-	}
-	d.rows += int64(len(rows))
-	return nil
-}
-
-// finish completes the file and makes it durable and visible (Commit): a
-// commit must never name a file that is not complete in the storage.
-func (d *dataFileWriter) finish() (dataFile, error) {
-	info, err := d.w.Close()
-	if err == nil {
-		err = d.buf.Flush()
-	}
-	if err == nil {
-		err = d.f.Commit()
-	}
-	if err != nil {
-		d.f.Abort()
-		return dataFile{}, fmt.Errorf("write %s: %w", d.path, err)
-	}
-	return dataFile{path: d.path, rel: d.rel, size: info.Size, rows: info.NumRecords, stats: info.Stats, partitionValues: d.partitionValues}, nil
-}
-
-func (d *dataFileWriter) discard() {
-	d.f.Abort()
-}
 
 // StringValue returns a Parquet BYTE_ARRAY value holding s without copying
 // it; the value is only valid while s is (generated shredding code uses it

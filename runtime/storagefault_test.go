@@ -14,6 +14,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/cdc/cdctest"
 	"github.com/pipegen/pipegen/runtime/checkpoint"
 	"github.com/pipegen/pipegen/runtime/delta"
+	"github.com/pipegen/pipegen/runtime/table"
 	"github.com/pipegen/pipegen/runtime/types"
 )
 
@@ -303,19 +304,19 @@ func TestTxnNeverCommittedTwice(t *testing.T) {
 	if err := checkpoint.ReadJSON(filepath.Join(dir, "warehouse", "_pipelines", "regions", "checkpoints", "orders_eu", "metadata.json"), &meta); err != nil {
 		t.Fatal(err)
 	}
-	table := tablePath(dir, "orders")
-	h := newTableHandle("orders", table, nil)
-	before, _ := h.latestVersion()
+	orders := tablePath(dir, "orders")
+	h := table.New("orders", orders, nil)
+	before, _ := h.LatestVersion()
 	for _, batch := range []int64{0, 1} {
-		err := h.commitAppend(nil, &txnAction{AppID: meta.ID, Version: batch}, "STREAMING UPDATE", nil)
+		err := h.CommitAppend(nil, &table.Txn{AppID: meta.ID, Version: batch}, "STREAMING UPDATE", nil)
 		if err == nil || !strings.Contains(err.Error(), "already holds transaction") {
 			t.Errorf("batch %d again: error %v, want a refusal", batch, err)
 		}
 	}
-	if after, _ := h.latestVersion(); after != before {
+	if after, _ := h.LatestVersion(); after != before {
 		t.Errorf("the table moved from version %d to %d", before, after)
 	}
-	if err := h.commitAppend(nil, &txnAction{AppID: meta.ID, Version: 2}, "STREAMING UPDATE", nil); err != nil {
+	if err := h.CommitAppend(nil, &table.Txn{AppID: meta.ID, Version: 2}, "STREAMING UPDATE", nil); err != nil {
 		t.Errorf("the next batch: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/pipegen/pipegen/runtime/eventlog"
 	"github.com/pipegen/pipegen/runtime/sqlfn"
 	"github.com/pipegen/pipegen/runtime/storage"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // RunOptions configure one update: the `run` command's flags.
@@ -100,7 +101,7 @@ type update struct {
 	cut atomic.Bool
 
 	mu      sync.Mutex
-	handles map[string]*tableHandle
+	handles map[string]*table.Handle
 	sources map[string]*FileSourceInfo
 	// listings are the file sources' folders as this update lists them
 	// (once: the frozen frontier), with the attributes read so far.
@@ -248,7 +249,7 @@ func newUpdate(p *Pipeline, opts RunOptions, tr Trigger) (*update, error) {
 		loc:      time.UTC,
 		stderr:   opts.Stderr,
 		trigger:  tr,
-		handles:  map[string]*tableHandle{},
+		handles:  map[string]*table.Handle{},
 		listings: map[string]*fileFrontier{},
 		sources:  map[string]*FileSourceInfo{},
 	}
@@ -364,11 +365,11 @@ func (u *update) setup() error {
 		return err
 	}
 	for _, d := range u.p.Datasets {
-		td := d.tableDesc()
-		parts := []string{td.catalog, td.schema, td.table}
+		td := d.datasetDesc()
+		parts := []string{td.Catalog, td.Schema, td.Table}
 		for i := range parts {
 			if parts[i], err = u.params.Expand(parts[i]); err != nil {
-				return fmt.Errorf("dataset %s: %w", td.name, err)
+				return fmt.Errorf("dataset %s: %w", td.Name, err)
 			}
 		}
 		if parts[0] == "" {
@@ -377,7 +378,7 @@ func (u *update) setup() error {
 		if parts[1] == "" {
 			parts[1] = schema
 		}
-		u.handles[td.name] = newTableHandle(td.name, TableDir(u.opts.Warehouse, parts[0], parts[1], parts[2]), td)
+		u.handles[td.Name] = table.New(td.Name, TableDir(u.opts.Warehouse, parts[0], parts[1], parts[2]), td.Desc)
 	}
 	for _, s := range u.p.Sources {
 		switch s := s.(type) {
@@ -398,14 +399,14 @@ func (u *update) setup() error {
 				if !storage.IsAbs(path) && u.opts.BaseDir != "" {
 					path = storage.Join(u.opts.BaseDir, path)
 				}
-				u.handles[s.SourceName()] = newTableHandle(s.SourceName(), path, nil)
+				u.handles[s.SourceName()] = table.New(s.SourceName(), path, nil)
 				continue
 			}
 			parts := strings.Split(name, ".")
 			for len(parts) < 3 {
 				parts = append([]string{[]string{catalog, schema}[3-len(parts)-1]}, parts...)
 			}
-			u.handles[s.SourceName()] = newTableHandle(s.SourceName(), TableDir(u.opts.Warehouse, parts[0], parts[1], parts[2]), nil)
+			u.handles[s.SourceName()] = table.New(s.SourceName(), TableDir(u.opts.Warehouse, parts[0], parts[1], parts[2]), nil)
 		case interface {
 			Source
 			fileInfo() FileSourceInfo
@@ -452,7 +453,7 @@ func (u *update) sourcePathOverrides() (map[string]string, error) {
 }
 
 // handle returns the table behind a dataset or table-source name.
-func (u *update) handle(name string) (*tableHandle, error) {
+func (u *update) handle(name string) (*table.Handle, error) {
 	h, ok := u.handles[name]
 	if !ok {
 		return nil, fmt.Errorf("no table named %q in this pipeline", name)

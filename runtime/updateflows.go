@@ -48,18 +48,18 @@ func (u *update) selectFlows() (*flowPlan, error) {
 	all := len(selected) == 0
 	if u.opts.FullRefreshAll {
 		for _, d := range u.p.Datasets {
-			td := d.tableDesc()
-			if td.resetAllowed() {
-				plan.reset = append(plan.reset, td.name)
+			td := d.datasetDesc()
+			if td.ResetAllowed() {
+				plan.reset = append(plan.reset, td.Name)
 			} else {
-				u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Dataset: td.name},
-					Message: fmt.Sprintf("Table %s has pipelines.reset.allowed = false: it is refreshed incrementally, not reset, by this full refresh.", td.name)})
+				u.log.Emit(eventlog.Event{Type: "flow_progress", Level: "WARN", Origin: eventlog.Origin{Dataset: td.Name},
+					Message: fmt.Sprintf("Table %s has pipelines.reset.allowed = false: it is refreshed incrementally, not reset, by this full refresh.", td.Name)})
 			}
 		}
 	}
 	for _, n := range u.opts.FullRefresh {
 		d := u.dataset(n)
-		if !d.tableDesc().resetAllowed() {
+		if !d.datasetDesc().ResetAllowed() {
 			return nil, fmt.Errorf("[TABLE_NOT_RESETTABLE] table %s has pipelines.reset.allowed = false and cannot be fully refreshed; remove it from --full-refresh or change the property", n)
 		}
 		plan.reset = append(plan.reset, n)

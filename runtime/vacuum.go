@@ -8,6 +8,7 @@ import (
 
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/eventlog"
+	"github.com/pipegen/pipegen/runtime/table"
 )
 
 // VacuumOptions are the `vacuum` command's flags.
@@ -52,11 +53,11 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 	if vo.DryRun {
 		verb = "would remove"
 	}
-	var tables []*tableHandle
+	var tables []*table.Handle
 	var short []string
 	for _, d := range p.Datasets {
 		h := u.handles[d.DatasetName()]
-		s, err := h.meta()
+		s, err := h.Meta()
 		if err != nil {
 			return err
 		}
@@ -66,7 +67,7 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 		tables = append(tables, h)
 		keep := delta.TableDuration(s.Metadata.Configuration, delta.DeletedFileRetentionProperty, delta.DefaultDeletedFileRetention)
 		if vo.Retain != nil && *vo.Retain < keep {
-			short = append(short, fmt.Sprintf("table %s (%s = %s)", h.name, delta.DeletedFileRetentionProperty, keep))
+			short = append(short, fmt.Sprintf("table %s (%s = %s)", h.Name, delta.DeletedFileRetentionProperty, keep))
 		}
 	}
 	if len(short) > 0 && !vo.AllowShortRetention {
@@ -77,20 +78,20 @@ func Vacuum(p *Pipeline, opts RunOptions, vo VacuumOptions, w io.Writer) (err er
 			*vo.Retain, strings.Join(short, ", "), delta.DeletedFileRetentionProperty)
 	}
 	for _, h := range tables {
-		res, err := delta.Vacuum(h.path, delta.VacuumOptions{Retention: vo.Retain, DryRun: vo.DryRun})
+		res, err := delta.Vacuum(h.Path, delta.VacuumOptions{Retention: vo.Retain, DryRun: vo.DryRun})
 		if err != nil {
-			u.log.EmitError("maintenance_progress", fmt.Sprintf("Vacuum of %s failed.", h.name), err, nil)
-			return fmt.Errorf("vacuum %s: %w", h.name, err)
+			u.log.EmitError("maintenance_progress", fmt.Sprintf("Vacuum of %s failed.", h.Name), err, nil)
+			return fmt.Errorf("vacuum %s: %w", h.Name, err)
 		}
 		msg := fmt.Sprintf("table %s: %s %d data files (%s) and %d log files; retention %s",
-			h.name, verb, len(res.Files), humanBytes(res.Bytes), len(res.LogFiles), res.Retention)
+			h.Name, verb, len(res.Files), humanBytes(res.Bytes), len(res.LogFiles), res.Retention)
 		fmt.Fprintln(w, msg)
 		if vo.DryRun {
 			for _, f := range append(res.Files, res.LogFiles...) {
 				fmt.Fprintf(w, "  %s\n", f)
 			}
 		}
-		u.log.Emit(eventlog.Event{Type: "maintenance_progress", Origin: eventlog.Origin{Dataset: h.name}, Message: msg,
+		u.log.Emit(eventlog.Event{Type: "maintenance_progress", Origin: eventlog.Origin{Dataset: h.Name}, Message: msg,
 			Details: map[string]any{"maintenance_progress": map[string]any{
 				"operation": "VACUUM", "dry_run": vo.DryRun, "retention_hours": res.Retention.Hours(),
 				"num_deleted_files": len(res.Files), "deleted_bytes": res.Bytes, "num_deleted_log_files": len(res.LogFiles),

@@ -1,5 +1,7 @@
 package runtime
 
+import "github.com/pipegen/pipegen/runtime/delta"
+
 // Version is the pipegen version this runtime belongs to. The generated
 // program records the pipegen version that generated it; `pipegen build`
 // always links the runtime of the same pipegen, so the two agree.
@@ -22,3 +24,8 @@ const (
 	GenVersion    = 1
 	MinGenVersion = 1
 )
+
+func init() {
+	// Commits name the engine that wrote them (commitInfo.engineInfo).
+	delta.EngineInfo = "pipegen/" + Version
+}

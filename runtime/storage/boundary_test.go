@@ -43,26 +43,15 @@ var allowed = map[string]string{
 // test data on the local disk.
 var filepathHelpers = []string{"delta/deltatest", "cdc/cdctest"}
 
-// filepathAllowed are the files of the runtime root package that still
-// import path/filepath, until they build locations with the storage
-// functions (storage.Join, Dir, Base, Rel, Abs) too. The list only
-// shrinks: an entry that no longer imports it fails the test.
-var filepathAllowed = []string{
-	"ownership.go",
-	"partition.go",
-	"sink.go",
-}
-
 // TestRuntimeFilesGoThroughStore parses every non-test Go file of the
 // runtime and fails on a direct file-system call outside runtime/storage
 // and the allow-list, and on an import of path/filepath outside
-// runtime/storage, the test helpers and filepathAllowed: filepath would
+// runtime/storage and the test helpers: filepath would
 // corrupt a location that is a URL (filepath.Join("s3://b/wh", "t") is
 // "s3:/b/wh/t").
 func TestRuntimeFilesGoThroughStore(t *testing.T) {
 	root := ".." // runtime/
 	used := map[string]bool{}
-	usedFilepath := map[string]bool{}
 	fset := token.NewFileSet()
 	n := 0
 	err := filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
@@ -93,15 +82,9 @@ func TestRuntimeFilesGoThroughStore(t *testing.T) {
 			t.Errorf("%s: %s touches the file system directly; go through storage.Store (runtime/storage) instead",
 				fset.Position(call.pos), call.name)
 		}
-		if imp := importOf(f, "path/filepath"); imp != nil {
-			switch dir := path.Dir(rel); {
-			case slices.Contains(filepathHelpers, dir):
-			case slices.Contains(filepathAllowed, rel):
-				usedFilepath[rel] = true
-			default:
-				t.Errorf("%s: imports path/filepath; build locations with storage.Join, Dir, Base, Rel and Abs, keys with package path",
-					fset.Position(imp.Pos()))
-			}
+		if imp := importOf(f, "path/filepath"); imp != nil && !slices.Contains(filepathHelpers, path.Dir(rel)) {
+			t.Errorf("%s: imports path/filepath; build locations with storage.Join, Dir, Base, Rel and Abs, keys with package path",
+				fset.Position(imp.Pos()))
 		}
 		return nil
 	})
@@ -114,11 +97,6 @@ func TestRuntimeFilesGoThroughStore(t *testing.T) {
 	for rel := range allowed {
 		if !used[rel] {
 			t.Errorf("%s no longer calls the file system directly: remove it from the allow-list", rel)
-		}
-	}
-	for _, rel := range filepathAllowed {
-		if !usedFilepath[rel] {
-			t.Errorf("%s no longer imports path/filepath: remove it from filepathAllowed", rel)
 		}
 	}
 }
