@@ -37,7 +37,7 @@ type planCompiler struct {
 	scanDepth  int
 	usesWorker bool
 	// incrAgg is the top-level aggregation of a materialized view refreshed
-	// with GROUP_AGGREGATE (spec.Flow.Refresh; see incremental.go), or nil.
+	// with GROUP_AGGREGATE (spec.Flow.Refresh; see refresh.go), or nil.
 	incrAgg *sql.Aggregate
 	// stateful is the stateful operator of a streaming flow with a
 	// watermark (see statefulop.go), or nil.

@@ -30,7 +30,7 @@ type FlowContext struct {
 	cdc *cdcBatch
 	// incr is set when a materialized view is refreshed incrementally: the
 	// input files its snapshot scans read instead, and the saved
-	// aggregation state (see incremental.go).
+	// aggregation state (see refreshplan.go).
 	incr *incrementalRun
 	// keptState is the aggregation state KeepAggregate recorded (a
 	// pointer to the generated code's merged hash table).

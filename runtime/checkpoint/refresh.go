@@ -28,7 +28,7 @@ type Refresh struct {
 	// FlowID is the txn appId of the view's commits.
 	FlowID string `json:"flowId"`
 	// StateFile is the aggregation state saved by the last refresh, for a
-	// GROUP_AGGREGATE refresh (see the runtime's incremental.go).
+	// GROUP_AGGREGATE refresh (see the runtime's refreshplan.go).
 	StateFile string `json:"stateFile,omitempty"`
 }
 
