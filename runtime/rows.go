@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -119,4 +120,74 @@ func rescuedJSON(rv []parquetio.RescuedValue, path string) string {
 	b = append(b, `"_file_path":`...)
 	b = append(b, p...)
 	return string(append(b, '}'))
+}
+
+// DecodeRows decodes a file of a file source whose format has a generic
+// reader (source.Format.Open: every format but JSON, CSV and Parquet, e.g.
+// Spark's text): the reader of format opened with options (name → value,
+// as the spec holds them, defaults applied) yields rows in the canonical
+// layout of codec.Schema, which are assembled into T, completed by finish
+// (the _metadata column, and the rescued-data value) and handed to emit in
+// chunks, as DecodeParquet does for Parquet.
+//
+// A reader that rescues values (source.RescuingReader) gives a row's
+// rescued-data value, to which DecodeRows adds "_file_path" (Databricks
+// Auto Loader's form) and which Stats.Rescued counts; for any other
+// reader the value is NULL. An unknown format, or one without a generic
+// reader, is an error (the spec refuses both before generation).
+func DecodeRows[T any](f source.FileInfo, in io.Reader, opts source.Options, format string, options map[string]string, codec RowCodec[T], finish func(r *T, rescued types.Null[string]), emit func([]T) error) (source.Stats, error) {
+	var stats source.Stats
+	info, ok := source.LookupFormat(format)
+	if !ok || info.Open == nil {
+		return stats, fmt.Errorf("read %s: format %q has no generic reader", f.LocalPath, format)
+	}
+	r, err := info.Open(f, in, codec.Schema, options, opts)
+	if err != nil {
+		return stats, err
+	}
+	if c, ok := r.(io.Closer); ok {
+		defer c.Close()
+	}
+	rescuer, _ := r.(source.RescuingReader)
+	var arena Arena
+	buf := make([]parquet.Row, 1024)
+	for {
+		n, err := r.ReadRows(buf)
+		if n > 0 {
+			rows := make([]T, n)
+			for i, row := range buf[:n] {
+				if aerr := codec.Assemble(row, &rows[i], &arena); aerr != nil {
+					return stats, fmt.Errorf("read %s: %w", f.LocalPath, aerr)
+				}
+				var rescued types.Null[string]
+				if rescuer != nil {
+					if rv := rescuer.Rescued(i); rv != "" {
+						rescued = types.Some(withFilePath(rv, f.Path))
+						stats.Rescued++
+					}
+				}
+				finish(&rows[i], rescued)
+			}
+			stats.Rows += int64(n)
+			if eerr := emit(rows); eerr != nil {
+				return stats, eerr
+			}
+		}
+		if err == io.EOF {
+			return stats, nil
+		}
+		if err != nil {
+			return stats, err // it names the file
+		}
+	}
+}
+
+// withFilePath adds "_file_path" to a rescued-data object.
+func withFilePath(rescued, path string) string {
+	p, _ := json.Marshal(path)
+	body := strings.TrimSuffix(strings.TrimSpace(rescued), "}")
+	if strings.TrimSpace(strings.TrimPrefix(body, "{")) != "" {
+		body += ","
+	}
+	return body + `"_file_path":` + string(p) + "}"
 }

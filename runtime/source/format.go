@@ -39,10 +39,11 @@ type Format struct {
 	// that yields rows in the canonical layout of schema (the source's
 	// declared columns), taking the format's options by name
 	// ("line_sep" → "\r\n"), every option present with the registry's
-	// default applied. Generated code reads such a format with
-	// runtime.DecodeRows, whatever it is, so a new format is a row here
-	// and a reader beside it. Errors name the file.
-	Open func(f FileInfo, in io.Reader, schema types.Schema, options map[string]string) (RowReader, error)
+	// default applied, and the update's decoding options (on_malformed,
+	// schema_evolution, the session time zone). Generated code reads such
+	// a format with runtime.DecodeRows, whatever it is, so a new format is
+	// a row here and a reader beside it. Errors name the file.
+	Open func(f FileInfo, in io.Reader, schema types.Schema, options map[string]string, opts Options) (RowReader, error)
 	// Columns, when not nil, are the columns every file of the format
 	// has, as Spark's text source always has `value STRING`: a source of
 	// the format may leave out `schema:` and then has these columns; a
@@ -133,6 +134,10 @@ var Formats = []Format{
 	{Name: Parquet, Extensions: []string{".parquet", ".parq"}, Options: []FormatOption{
 		{Name: "int96_as_timestamp", Kind: BoolOption, Default: "true"},
 	}},
+	{Name: Text, Extensions: []string{".txt", ".log"}, Options: []FormatOption{
+		{Name: "wholetext", Kind: BoolOption, Default: "false"},
+		{Name: "line_sep"},
+	}, Open: openText, Columns: textColumns, CheckOptions: checkTextOptions},
 }
 
 // LookupFormat returns the format named name (as a spec writes it).

@@ -75,8 +75,8 @@ func checkTextOptions(options map[string]string) (string, error) {
 }
 
 // openText is the text format's Open: a TextReader of the file with the
-// options given.
-func openText(f FileInfo, in io.Reader, schema types.Schema, options map[string]string) (RowReader, error) {
+// options given (a line is never malformed, so opts does not matter).
+func openText(f FileInfo, in io.Reader, schema types.Schema, options map[string]string, _ Options) (RowReader, error) {
 	o, err := textOptions(options)
 	if err != nil {
 		return nil, err

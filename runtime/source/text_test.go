@@ -157,8 +157,14 @@ func TestTextSchema(t *testing.T) {
 // TestTextOptions: the registry's options reach the reader by name, and
 // Open and CheckOptions refuse what Spark refuses.
 func TestTextOptions(t *testing.T) {
-	f := &Format{Open: openText, CheckOptions: checkTextOptions}
-	defaults := map[string]string{"wholetext": "false", "line_sep": ""}
+	f, ok := LookupFormat(Text)
+	if !ok || f.Open == nil {
+		t.Fatal("text is not a registered format with a reader")
+	}
+	defaults := map[string]string{}
+	for _, o := range f.Options {
+		defaults[o.Name] = o.Default
+	}
 	if o, err := textOptions(defaults); err != nil || o != (TextOptions{}) {
 		t.Errorf("defaults %v: %+v, %v", defaults, o, err)
 	}
@@ -166,7 +172,7 @@ func TestTextOptions(t *testing.T) {
 		t.Errorf("options: %+v, %v", o, err)
 	}
 	for _, bad := range []map[string]string{{"wholetext": "yes"}, {"wholetext": "1"}, {"header": "true"}} {
-		if _, err := f.Open(textTestFile, strings.NewReader(""), textColumns, bad); err == nil {
+		if _, err := f.Open(textTestFile, strings.NewReader(""), textColumns, bad, Options{}); err == nil {
 			t.Errorf("Open with %v: no error", bad)
 		}
 	}
