@@ -58,7 +58,8 @@ const (
 
 // Options control inference. The zero value of a limit means its default.
 type Options struct {
-	// Format is json, csv, parquet or "" (from the files' extensions).
+	// Format is a name of source.Formats (json, csv, parquet, text) or ""
+	// (from the files' extensions).
 	Format string
 	// CSV are the CSV reader's options (header, delimiter, quote, ...);
 	// the zero value means source.DefaultCSVOptions.
@@ -84,7 +85,7 @@ type Options struct {
 // Result is an inferred schema and what it was inferred from.
 type Result struct {
 	Schema types.Schema
-	// Format is the format read: json, csv, parquet or delta.
+	// Format is the format read: json, csv, parquet, text or delta.
 	Format string
 	// Files is the number of files read, Records the records sampled from
 	// them, Malformed the records left out because they are not valid JSON
