@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -15,7 +16,9 @@ const decodeChunk = 4096
 
 // sourcesFile holds one decoder per file source, specialised to its
 // declared schema: JSON fields are matched with a switch on the key and
-// read with typed primitives of runtime/source, CSV fields by position.
+// read with typed primitives of runtime/source, CSV fields by position;
+// Parquet and every other format (the generic formats of the registry,
+// spec.FileFormat.Generic) are read through the source's row codec.
 func (g *generator) sourcesFile() *jen.File {
 	f := g.newFile()
 	for _, s := range g.p.Sources {
@@ -78,11 +81,19 @@ func (g *generator) decoderFunc(s *spec.Source) jen.Code {
 	results := jen.List(jen.Qual(pkgSource, "Stats"), jen.Error())
 	doc := fmt.Sprintf("%s decodes a %s file of source %s into %s values.", name, s.Files.Format, s.Name, row.name)
 
-	if s.Files.Format == spec.FormatParquet {
+	finishFunc := jen.Func().Params(jen.Id("r").Op("*").Id(row.name), jen.Id("rescued").Qual(pkgTypes, "Null").Types(jen.String())).Block(finish(finishParquet...)...)
+	switch {
+	case s.Files.Format == spec.FormatParquet:
 		body = append(body, jen.Return(jen.Qual(pkgRuntime, "DecodeParquet").Call(
-			jen.Id("f"), jen.Id("in"), jen.Id("opts"), jen.Id("codec"+s.GoName),
-			jen.Func().Params(jen.Id("r").Op("*").Id(row.name), jen.Id("rescued").Qual(pkgTypes, "Null").Types(jen.String())).Block(finish(finishParquet...)...),
-			jen.Id("emit"),
+			jen.Id("f"), jen.Id("in"), jen.Id("opts"), jen.Id("codec"+s.GoName), finishFunc, jen.Id("emit"),
+		)))
+		return jen.Comment(doc).Line().Func().Id(name).Params(params).Params(results).Block(body...)
+	case s.Files.Format.Generic():
+		// Any other registered format: its registry entry's reader yields
+		// rows for the row codec (runtime/source.Format.Open).
+		body = append(body, jen.Return(jen.Qual(pkgRuntime, "DecodeRows").Call(
+			jen.Id("f"), jen.Id("in"), jen.Id("opts"), jen.Lit(s.Files.Format.String()), formatOptions(s.Files.Options),
+			jen.Id("codec"+s.GoName), finishFunc, jen.Id("emit"),
 		)))
 		return jen.Comment(doc).Line().Func().Id(name).Params(params).Params(results).Block(body...)
 	}
@@ -136,6 +147,21 @@ func (g *generator) decoderFunc(s *spec.Source) jen.Code {
 		jen.Return(jen.Id("d").Dot("Stats").Call(), jen.Nil()),
 	)
 	return jen.Comment(doc).Line().Func().Id(name).Params(params).Params(results).Block(body...)
+}
+
+// formatOptions is the map literal of a generic format's options, by
+// name, in name order.
+func formatOptions(options map[string]string) jen.Code {
+	names := make([]string, 0, len(options))
+	for k := range options {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	items := make([]jen.Code, len(names))
+	for i, k := range names {
+		items[i] = jen.Line().Lit(k).Op(":").Lit(options[k])
+	}
+	return jen.Map(jen.String()).String().Values(append(items, jen.Line())...)
 }
 
 // metadataLit builds the _metadata value of the file f.

@@ -157,7 +157,7 @@ func (g *generator) rowsFile() *jen.File {
 	f := g.newFile()
 	for _, s := range g.p.Sources {
 		g.declareRow(f, g.rows[s.Name], fmt.Sprintf("%s is a row of source %s.", g.rows[s.Name].name, s.Name))
-		if s.Kind == spec.TableSource || s.Files.Format == spec.FormatParquet {
+		if s.Kind == spec.TableSource || s.Files.Format == spec.FormatParquet || s.Files.Format.Generic() {
 			g.declareCodec(f, s.GoName, g.rows[s.Name], s.Schema)
 		}
 	}

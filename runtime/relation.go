@@ -32,16 +32,16 @@ type RowCodec[T any] struct {
 // on_malformed is fail and a record is malformed.
 type FileDecoder[T any] func(f source.FileInfo, r io.Reader, opts source.Options, emit func(rows []T) error) (source.Stats, error)
 
-// FileSource is a landing folder of JSON-lines, CSV or Parquet files
-// (DESIGN.md section 2; Databricks Auto Loader semantics: each file is
-// ingested once, hidden and temporary files are skipped, malformed records
-// go to the rescued-data column).
+// FileSource is a landing folder of files of one of source.Formats (JSON
+// lines, CSV, Parquet, text; DESIGN.md section 2; Databricks Auto Loader
+// semantics: each file is ingested once, hidden and temporary files are
+// skipped, malformed records go to the rescued-data column).
 type FileSource[T any] struct {
 	Name string
 	// Path is the folder, as written in the spec (may hold ${param}).
 	// Relative paths are resolved against the run's base directory.
 	Path   string
-	Format string // the name of one of source.Formats: "json", "csv" or "parquet"
+	Format string // the name of one of source.Formats: "json", "csv", "parquet", "text", ...
 	// MaxFilesPerTrigger and MaxBytesPerTrigger bound a micro-batch (0 means
 	// no bound); at least one file is always taken.
 	MaxFilesPerTrigger int

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -74,6 +75,21 @@ func DecodeParquet[T any](f source.FileInfo, in io.Reader, opts source.Options, 
 	}
 	defer r.Close()
 	r.SetRescue(opts.OnMalformed == source.Rescue)
+	return decodeLoop(f, r, codec, func(i int) string {
+		if rv := r.RescuedValues(i); len(rv) > 0 {
+			return rescuedJSON(rv, f.Path)
+		}
+		return ""
+	}, finish, emit)
+}
+
+// decodeLoop reads r to its end in chunks, assembles each row into a T
+// with codec, completes it with finish and hands each chunk to emit: the
+// loop of DecodeParquet and DecodeRows. rescued(i) is the rescued-data
+// value of row i of the chunk just read ("" for none; nil when the reader
+// never rescues), counted in Stats.Rescued.
+func decodeLoop[T any](f source.FileInfo, r source.RowReader, codec RowCodec[T], rescued func(i int) string, finish func(r *T, rescued types.Null[string]), emit func([]T) error) (source.Stats, error) {
+	var stats source.Stats
 	var arena Arena
 	buf := make([]parquet.Row, 1024)
 	for {
@@ -84,12 +100,14 @@ func DecodeParquet[T any](f source.FileInfo, in io.Reader, opts source.Options, 
 				if aerr := codec.Assemble(row, &rows[i], &arena); aerr != nil {
 					return stats, fmt.Errorf("read %s: %w", f.LocalPath, aerr)
 				}
-				var rescued types.Null[string]
-				if rv := r.RescuedValues(i); len(rv) > 0 {
-					rescued = types.Some(rescuedJSON(rv, f.Path))
-					stats.Rescued++
+				var value types.Null[string]
+				if rescued != nil {
+					if rv := rescued(i); rv != "" {
+						value = types.Some(rv)
+						stats.Rescued++
+					}
 				}
-				finish(&rows[i], rescued)
+				finish(&rows[i], value)
 			}
 			stats.Rows += int64(n)
 			if eerr := emit(rows); eerr != nil {
@@ -119,4 +137,52 @@ func rescuedJSON(rv []parquetio.RescuedValue, path string) string {
 	b = append(b, `"_file_path":`...)
 	b = append(b, p...)
 	return string(append(b, '}'))
+}
+
+// DecodeRows decodes a file of a file source whose format has a generic
+// reader (source.Format.Open: every format but JSON, CSV and Parquet, e.g.
+// Spark's text): the reader of format opened with options (name → value,
+// as the spec holds them, defaults applied) yields rows in the canonical
+// layout of codec.Schema, which are assembled into T, completed by finish
+// (the _metadata column, and the rescued-data value) and handed to emit in
+// chunks, as DecodeParquet does for Parquet.
+//
+// A reader that rescues values (source.RescuingReader) gives a row's
+// rescued-data value, to which DecodeRows adds "_file_path" (Databricks
+// Auto Loader's form) and which Stats.Rescued counts; for any other
+// reader the value is NULL. An unknown format, or one without a generic
+// reader, is an error (the spec refuses both before generation).
+func DecodeRows[T any](f source.FileInfo, in io.Reader, opts source.Options, format string, options map[string]string, codec RowCodec[T], finish func(r *T, rescued types.Null[string]), emit func([]T) error) (source.Stats, error) {
+	var stats source.Stats
+	info, ok := source.LookupFormat(format)
+	if !ok || info.Open == nil {
+		return stats, fmt.Errorf("read %s: format %q has no generic reader", f.LocalPath, format)
+	}
+	r, err := info.Open(f, in, codec.Schema, options, opts)
+	if err != nil {
+		return stats, err
+	}
+	if c, ok := r.(io.Closer); ok {
+		defer c.Close()
+	}
+	var rescued func(i int) string
+	if rescuer, ok := r.(source.RescuingReader); ok {
+		rescued = func(i int) string {
+			if rv := rescuer.Rescued(i); rv != "" {
+				return withFilePath(rv, f.Path)
+			}
+			return ""
+		}
+	}
+	return decodeLoop(f, r, codec, rescued, finish, emit)
+}
+
+// withFilePath adds "_file_path" to a rescued-data object.
+func withFilePath(rescued, path string) string {
+	p, _ := json.Marshal(path)
+	body := strings.TrimSuffix(strings.TrimSpace(rescued), "}")
+	if strings.TrimSpace(strings.TrimPrefix(body, "{")) != "" {
+		body += ","
+	}
+	return body + `"_file_path":` + string(p) + "}"
 }

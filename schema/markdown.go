@@ -6,9 +6,15 @@ import (
 	"strings"
 )
 
-// docSections are the schema objects docs/spec.md describes, in order:
-// heading, $defs name ("" for the root) and an introduction.
-var docSections = []struct{ title, def, intro string }{
+// docSection is one section of docs/spec.md: heading, $defs name ("" for
+// the root) and an introduction.
+type docSection struct{ title, def, intro string }
+
+// docSections are the schema objects docs/spec.md describes, in order. The
+// options of a format not listed here (files.format's enum, whose names
+// runtime/source's registry fixes) get a section after the last options
+// section (formatSections), so a new format needs no change here.
+var docSections = []docSection{
 	{"Top level", "", "The main spec file."},
 	{"Parameters", "parameter", "Each entry of `parameters:`, by name. Refer to a parameter as `${name}` in any string, and as a value in SQL (`amount > ${min_amount}`); `$${` writes a literal `${`."},
 	{"Sources", "source", "Each entry of `sources:`, by name. A file source exposes, besides its declared columns, the rescued-data column (STRING) and a hidden `_metadata` column `STRUCT<file_path: STRING, file_name: STRING, file_size: BIGINT, file_modification_time: TIMESTAMP>` that only explicit references (`_metadata.file_path`) read."},
@@ -35,7 +41,7 @@ func Markdown() (string, error) {
 	defs, _ := doc["$defs"].(map[string]any)
 	var b strings.Builder
 	b.WriteString(docIntro)
-	for _, s := range docSections {
+	for _, s := range formatSections(defs) {
 		obj := doc
 		if s.def != "" {
 			obj, _ = defs[s.def].(map[string]any)
@@ -77,6 +83,35 @@ func Markdown() (string, error) {
 	return b.String(), nil
 }
 
+// formatSections returns docSections with a section for the options of
+// each format of files.format's enum that docSections does not describe,
+// "Text options" for `text`, after the last options section.
+func formatSections(defs map[string]any) []docSection {
+	listed := map[string]bool{}
+	last := 0
+	for i, s := range docSections {
+		if strings.HasSuffix(s.def, "_options") {
+			listed[s.def] = true
+			last = i
+		}
+	}
+	var extra []docSection
+	files, _ := defs["files"].(map[string]any)
+	props, _ := files["properties"].(map[string]any)
+	format, _ := props["format"].(map[string]any)
+	enum, _ := format["enum"].([]any)
+	for _, v := range enum {
+		name := fmt.Sprint(v)
+		if def := name + "_options"; !listed[def] && defs[def] != nil && name != "" {
+			title := strings.ToUpper(name[:1]) + name[1:] + " options"
+			extra = append(extra, docSection{title, def, fmt.Sprintf("`files.%s:` (format %s).", name, name)})
+		}
+	}
+	out := append([]docSection(nil), docSections[:last+1]...)
+	out = append(out, extra...)
+	return append(out, docSections[last+1:]...)
+}
+
 // describe returns a property's description, or that of the definition it
 // refers to.
 func describe(p map[string]any, defs map[string]any) string {
@@ -107,8 +142,9 @@ func typeText(p map[string]any, defs map[string]any) string {
 			return "size"
 		case "sources", "datasets", "flows":
 			return "map of " + strings.TrimSuffix(name, "s")
-		case "json_options", "csv_options", "parquet_options":
-			return "options"
+		}
+		if strings.HasSuffix(name, "_options") {
+			return "options" // a format's options block
 		}
 		return name
 	}

@@ -141,7 +141,7 @@ type FilesDecl struct {
 
 // FormatOptionsDecl is one format's option section (`csv: {...}`).
 type FormatOptionsDecl struct {
-	Format Str // the section's key: json, csv or parquet
+	Format Str // the section's key: a format name of source.Formats (json, csv, ...)
 	Values []KeyValue
 }
 

@@ -46,10 +46,10 @@ func DecodedKind(k types.Kind) bool { return decodedKinds[k] }
 // and ok false; ok is true when it reads t. JSON reads the flat kinds of
 // DecodedKind, and ARRAYs, STRUCTs and MAPs with STRING keys of them; CSV
 // reads only the flat kinds (its nested types are refused as Spark refuses
-// them, UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); Parquet reads every type
-// through the row codec.
+// them, UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); Parquet and the generic
+// formats (FileFormat.Generic) read every type through the row codec.
 func Undecodable(f FileFormat, t types.Type) (bad types.Type, why string, ok bool) {
-	if DecodedKind(t.Kind) || f == FormatParquet {
+	if DecodedKind(t.Kind) || f == FormatParquet || f.Generic() {
 		return types.Type{}, "", true
 	}
 	if f != FormatJSON {

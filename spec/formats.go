@@ -27,6 +27,21 @@ func (f FileFormat) Info() *source.Format {
 	return info
 }
 
+// Generic reports whether f is read by its registry entry's generic reader
+// (source.Format.Open; the generated code calls runtime.DecodeRows with
+// the row codec): every registered format but JSON, CSV and Parquet. Its
+// options are kept by name in Files.Options; the typed formats' options
+// are fields of Files.JSON, Files.CSV and Files.Parquet (optionField).
+func (f FileFormat) Generic() bool {
+	info := f.Info()
+	return info != nil && info.Open != nil && !f.typed()
+}
+
+// typed reports whether f's options are fields of a typed struct of Files.
+func (f FileFormat) typed() bool {
+	return f == FormatJSON || f == FormatCSV || f == FormatParquet
+}
+
 // optionField returns the field of the Files model that holds option name
 // of format f: a *string for a source.StringOption, a *bool for a
 // source.BoolOption; nil when the format has no such option. It is the
@@ -59,8 +74,16 @@ func (fs *Files) optionField(f FileFormat, name string) any {
 }
 
 // setOption sets option o of format f to value v (already checked to be of
-// the option's kind by the JSON Schema).
+// the option's kind by the JSON Schema): in its typed field, or in
+// Files.Options for a generic format.
 func (fs *Files) setOption(f FileFormat, name, v string) {
+	if !f.typed() {
+		if fs.Options == nil {
+			fs.Options = map[string]string{}
+		}
+		fs.Options[name] = v
+		return
+	}
 	switch p := fs.optionField(f, name).(type) {
 	case *string:
 		*p = v
@@ -71,12 +94,34 @@ func (fs *Files) setOption(f FileFormat, name, v string) {
 	}
 }
 
-// setFormatDefaults gives every format's options their defaults
-// (source.Formats), so that a Files value holds them whatever its format.
+// setFormatDefaults gives every typed format's options their defaults
+// (source.Formats), so that a Files value holds them whatever its format,
+// and Options the defaults of fs.Format's when it is generic.
 func (fs *Files) setFormatDefaults() {
 	for _, f := range source.Formats {
-		for _, o := range f.Options {
-			fs.setOption(FileFormat(f.Name), o.Name, o.Default)
+		if ff := FileFormat(f.Name); ff.typed() || ff == fs.Format {
+			for _, o := range f.Options {
+				fs.setOption(ff, o.Name, o.Default)
+			}
 		}
 	}
+}
+
+// optionValue returns option name of fs's format as the registry writes
+// values ("true"/"false" for a BoolOption), and whether it has one.
+func (fs *Files) optionValue(name string) (string, bool) {
+	if !fs.Format.typed() {
+		v, ok := fs.Options[name]
+		return v, ok
+	}
+	switch v := fs.optionField(fs.Format, name).(type) {
+	case *string:
+		return *v, true
+	case *bool:
+		if *v {
+			return "true", true
+		}
+		return "false", true
+	}
+	return "", false
 }

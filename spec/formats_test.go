@@ -2,6 +2,8 @@ package spec
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -12,21 +14,47 @@ import (
 	"github.com/pipegen/pipegen/schema"
 )
 
-// TestFormatOptionsHaveFields: every option of source.Formats has a field
-// of its kind in the Files model, and every field of the format's option
-// struct is one option's, so the registry and the model cannot drift.
+// TestFormatOptionsHaveFields: every option of a typed format of
+// source.Formats has a field of its kind in the Files model, and every
+// field of the format's option struct is one option's, so the registry
+// and the model cannot drift; every other format is generic: it has a
+// reader (source.Format.Open), boolean defaults are true or false, and
+// its options, none of which has a field, are kept in Files.Options.
 func TestFormatOptionsHaveFields(t *testing.T) {
 	var fs Files
 	structs := map[FileFormat]any{FormatJSON: &fs.JSON, FormatCSV: &fs.CSV, FormatParquet: &fs.Parquet}
-	if len(structs) != len(source.Formats) {
-		t.Fatalf("source.Formats has %d formats, the Files model option structs for %d", len(source.Formats), len(structs))
-	}
+	generic := 0
 	for _, f := range source.Formats {
 		ff := FileFormat(f.Name)
 		st, ok := structs[ff]
+		if ok == ff.Generic() || ok != ff.typed() {
+			t.Errorf("format %s: typed %v, generic %v, has an option struct %v", f.Name, ff.typed(), ff.Generic(), ok)
+		}
 		if !ok {
-			t.Errorf("format %s has no option struct in Files", f.Name)
+			generic++
+			if f.Open == nil {
+				t.Errorf("format %s has neither an option struct in Files nor a generic reader (source.Format.Open)", f.Name)
+			}
+			g := Files{Format: ff}
+			g.setFormatDefaults()
+			for _, o := range f.Options {
+				if fs.optionField(ff, o.Name) != nil {
+					t.Errorf("generic format %s option %s has a typed field", f.Name, o.Name)
+				}
+				if v, ok := g.Options[o.Name]; !ok || v != o.Default {
+					t.Errorf("generic format %s option %s: Options holds %q (present %v), want the default %q", f.Name, o.Name, v, ok, o.Default)
+				}
+				if o.Kind == source.BoolOption && o.Default != "true" && o.Default != "false" {
+					t.Errorf("%s option %s: default %q is not true or false", f.Name, o.Name, o.Default)
+				}
+			}
+			if len(g.Options) != len(f.Options) {
+				t.Errorf("generic format %s: Options holds %v, the format has %d options", f.Name, g.Options, len(f.Options))
+			}
 			continue
+		}
+		if f.Open != nil {
+			t.Errorf("format %s has a generated decoder and a generic reader: the generator would use only the decoder", f.Name)
 		}
 		seen := map[any]string{}
 		for _, o := range f.Options {
@@ -55,6 +83,12 @@ func TestFormatOptionsHaveFields(t *testing.T) {
 		if n := reflect.TypeOf(st).Elem().NumField(); n != len(seen) {
 			t.Errorf("%s: the option struct has %d fields, source.Formats names %d options", f.Name, n, len(seen))
 		}
+	}
+	if len(structs)+generic != len(source.Formats) {
+		t.Errorf("source.Formats has %d formats, the Files model option structs for %d and %d are generic", len(source.Formats), len(structs), generic)
+	}
+	if generic == 0 {
+		t.Error("no generic format: the generic path (Files.Options, runtime.DecodeRows) is untested")
 	}
 }
 
@@ -115,34 +149,43 @@ func TestSchemaListsFormats(t *testing.T) {
 	}
 }
 
-// TestFormatDefaultsApplied: a source that writes no options holds the
-// registry's defaults.
+// TestFormatDefaultsApplied: a source of each format that writes no
+// options holds the registry's defaults, in its typed fields or, for a
+// generic format, in Files.Options; a written option replaces its default
+// and leaves the others.
 func TestFormatDefaultsApplied(t *testing.T) {
-	src := `pipeline: defaults
-sources:
-  j: {files: {path: j, format: json}, schema: "a INT"}
-  c: {files: {path: c, format: csv}, schema: "a INT"}
-  q: {files: {path: q, format: parquet}, schema: "a INT"}
-datasets:
-  t: {kind: streaming_table, query: "SELECT * FROM STREAM(j) UNION ALL SELECT * FROM STREAM(c) UNION ALL SELECT * FROM STREAM(q)"}
-`
-	p, diags := LoadBytes("defaults.yaml", []byte(src))
-	if p == nil || diags.HasErrors() {
-		t.Fatalf("the spec does not check: %v", diags)
+	var b strings.Builder
+	b.WriteString("pipeline: defaults\nsources:\n")
+	var names []string
+	var datasets strings.Builder
+	for _, f := range source.Formats {
+		schema := `, schema: "a STRING"`
+		if f.Columns != nil {
+			schema = "" // the format's own columns
+		}
+		fmt.Fprintf(&b, "  s_%s: {files: {path: %s, format: %s}%s}\n", f.Name, f.Name, f.Name, schema)
+		names = append(names, "s_"+f.Name)
+		fmt.Fprintf(&datasets, "  t_%s: {kind: streaming_table, query: \"SELECT * FROM STREAM(s_%s)\"}\n", f.Name, f.Name)
 	}
-	for _, name := range []string{"j", "c", "q"} {
+	b.WriteString("  written: {files: {path: w, format: text, text: {line_sep: \";\"}}}\n")
+	b.WriteString("datasets:\n" + datasets.String())
+	fmt.Fprintf(&b, "  w: {kind: streaming_table, query: \"SELECT * FROM STREAM(written)\"}\n")
+	p, diags := LoadBytes("defaults.yaml", []byte(b.String()))
+	if p == nil || diags.HasErrors() {
+		t.Fatalf("the spec does not check: %v\n%s", diags, b.String())
+	}
+	for _, name := range names {
 		fs := p.Source(name).Files
 		for _, o := range fs.Format.Info().Options {
-			var got string
-			switch v := fs.optionField(fs.Format, o.Name).(type) {
-			case *string:
-				got = *v
-			case *bool:
-				got = map[bool]string{true: "true", false: "false"}[*v]
-			}
-			if got != o.Default {
+			if got, ok := fs.optionValue(o.Name); !ok || got != o.Default {
 				t.Errorf("source %s (%s): %s is %q, want the default %q", name, fs.Format, o.Name, got, o.Default)
 			}
 		}
+		if fs.Format.Generic() != (fs.Options != nil) {
+			t.Errorf("source %s (%s): Options %v", name, fs.Format, fs.Options)
+		}
+	}
+	if got := p.Source("written").Files.Options; !maps.Equal(got, map[string]string{"line_sep": ";", "wholetext": "false"}) {
+		t.Errorf("written options: %v", got)
 	}
 }

@@ -383,6 +383,12 @@ type Files struct {
 	JSON    JSONOptions
 	CSV     CSVOptions
 	Parquet ParquetOptions
+	// Options are the options of a generic format (FileFormat.Generic,
+	// e.g. text), by their names in the spec (source.FormatOption.Name):
+	// every option of the format, written or defaulted, as the spec
+	// writes values ("true"/"false" for a BoolOption); nil for the typed
+	// formats above. The generated code hands them to the format's reader.
+	Options map[string]string
 }
 
 // JSONOptions are the JSON-lines reader's options, with Spark's meanings.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	_ "time/tzdata" // session_time_zone is checked wherever pipegen runs
@@ -45,13 +46,23 @@ func (r *resolver) addSource(d *SourceDecl) {
 		s.Kind = FileSource
 		s.Files = r.files(d.Files, d.Name.file)
 		s.RescuedDataColumn = "_rescued_data"
+		fixed := s.Files.fixedColumns()
 		switch {
 		case d.NoRescuedData:
 			s.RescuedDataColumn = ""
+		case d.RescuedDataColumn.Set() && fixed != nil:
+			r.errorf(d.RescuedDataColumn.Pos, "", fmt.Sprintf("remove it: a %s file has nothing to rescue, its columns are always %s", s.Files.Format, fixed),
+				"rescued_data_column is set on %s source %q", s.Files.Format, s.Name)
+			s.RescuedDataColumn = ""
 		case d.RescuedDataColumn.Set():
 			s.RescuedDataColumn = d.RescuedDataColumn.Value
+		case fixed != nil:
+			s.RescuedDataColumn = "" // nothing is ever rescued
 		}
-		if !d.Schema.Set() {
+		if !d.Schema.Set() && fixed != nil {
+			// Spark's text source without a schema: value STRING.
+			s.Schema = slices.Clone(fixed)
+		} else if !d.Schema.Set() {
 			sample := "SAMPLE_FILES"
 			if s.Files != nil && s.Files.Path.IsLiteral() && s.Files.Path.String() != "" {
 				sample = s.Files.Path.String()
@@ -70,6 +81,9 @@ func (r *resolver) addSource(d *SourceDecl) {
 	}
 	if d.Schema.Set() {
 		s.Schema = r.parseSchema(d.Schema, rl)
+		if s.Kind == FileSource && !rl.failed {
+			r.fixedSchema(s, d.Schema, rl)
+		}
 		if s.Kind == FileSource && s.Files.SchemaEvolution == AddNewColumns && !rl.failed {
 			r.addLoggedColumns(s, d, rl)
 		}
@@ -128,6 +142,39 @@ func (r *resolver) addSource(d *SourceDecl) {
 		s.Columns = append(s.Columns, Column{Name: "_metadata", Type: metadataType, Nullable: false, Hidden: true})
 	}
 	rl.columns = s.Columns
+}
+
+// fixedSchema checks the declared schema of a file source whose format
+// fixes its columns (source.Format.Columns, e.g. text's value STRING): as
+// many columns, of the same types; the names may differ, as Spark's text
+// source reads `.schema("line STRING")` ("Text data source supports only
+// a single column" of type STRING otherwise).
+func (r *resolver) fixedSchema(s *Source, schema Str, rl *rel) {
+	fixed := s.Files.fixedColumns()
+	if fixed == nil {
+		return
+	}
+	same := len(s.Schema) == len(fixed)
+	for i := 0; same && i < len(fixed); i++ {
+		same = s.Schema[i].Type.EqualIgnoringNullability(fixed[i].Type)
+	}
+	if !same {
+		r.errorf(schema.Pos, "", fmt.Sprintf("declare %s (the names may differ, the types may not), or leave schema: out for it", fixed),
+			"source %q declares %s, but the columns of a %s file are %s, as in Spark", s.Name, s.Schema, s.Files.Format, fixed)
+		rl.failed = true
+	}
+}
+
+// fixedColumns returns the columns fs's format fixes
+// (source.Format.Columns), or nil.
+func (fs *Files) fixedColumns() types.Schema {
+	if fs == nil {
+		return nil
+	}
+	if info := fs.Format.Info(); info != nil {
+		return info.Columns
+	}
+	return nil
 }
 
 // tableName splits a 1-, 2- or 3-part table name (parts may use
@@ -221,6 +268,10 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 	case "add_new_columns":
 		fs.SchemaEvolution = AddNewColumns
 	}
+	if e := d.SchemaEvolution; e.Set() && fs.fixedColumns() != nil {
+		r.errorf(e.Pos, "", fmt.Sprintf("remove it: the columns of a %s file are always %s, so there is no new column to find", fs.Format, fs.fixedColumns()),
+			"schema_evolution is set on a %s source", fs.Format)
+	}
 	fs.AllowOverwrites = d.AllowOverwrites.Set() && d.AllowOverwrites.Value
 	if g := d.PathGlobFilter; g.Set() {
 		if _, err := source.CompileGlobFilter(g.Value); err != nil {
@@ -263,6 +314,7 @@ func (r *resolver) files(d *FilesDecl, f *File) *Files {
 		for _, kv := range o.Values {
 			r.formatOption(fs, kv)
 		}
+		r.checkOptions(fs, o)
 	}
 	if e := d.SchemaEvolution; e.Set() && fs.SchemaEvolution != RescueNewColumns && fs.Format == FormatCSV && !fs.CSV.Header {
 		r.errorf(e.Pos, "", "remove it, or set csv: {header: true}: without a header a CSV file's fields are read by position, and a record with more fields is malformed", "schema_evolution: %s needs a CSV header to find new columns", e.Value)
@@ -302,11 +354,36 @@ func (r *resolver) formatOption(fs *Files, kv KeyValue) {
 				"%s %s: %v", fs.Format, kv.Key.Value, err)
 		}
 	}
-	if fs.optionField(fs.Format, kv.Key.Value) == nil {
+	if info := fs.Format.Info(); info == nil {
+		return
+	} else if _, ok := info.Option(kv.Key.Value); !ok {
 		r.errorf(kv.Key.Pos, "", "remove it: docs/spec.md lists each format's options", "%s has no option %q", fs.Format, kv.Key.Value)
 		return
 	}
 	fs.setOption(fs.Format, kv.Key.Value, v)
+}
+
+// checkOptions hands the options block o as written to its format's
+// CheckOptions (source.Format), which checks them the way the format's
+// reader takes them; a refused option is reported at its value.
+func (r *resolver) checkOptions(fs *Files, o *FormatOptionsDecl) {
+	info := fs.Format.Info()
+	if info == nil || info.CheckOptions == nil {
+		return
+	}
+	written := map[string]string{}
+	pos := map[string]Pos{}
+	for _, kv := range o.Values {
+		written[kv.Key.Value] = kv.Value.Value
+		pos[kv.Key.Value] = kv.Value.Pos
+	}
+	if name, err := info.CheckOptions(written); err != nil {
+		p, ok := pos[name]
+		if !ok {
+			p = o.Format.Pos
+		}
+		r.errorf(p, "", "docs/spec.md lists each format's options and their values", "%v", err)
+	}
 }
 
 // addLoggedColumns appends the columns the pipeline's schema log holds for

@@ -182,6 +182,9 @@ func inferComment(res *infer.Result, opts infer.Options) string {
 	case "parquet":
 		return fmt.Sprintf("inferred by pipegen infer: the schema in the footers of %s", plural(res.Files, "Parquet file"))
 	}
+	if info, ok := source.LookupFormat(res.Format); ok && info.Columns != nil {
+		return fmt.Sprintf("inferred by pipegen infer: the columns every %s file has", res.Format)
+	}
 	s := fmt.Sprintf("inferred by pipegen infer from %s, %s", plural(res.Files, res.Format+" file"), plural(res.Records, "record"))
 	if res.Files < res.TotalFiles {
 		s += fmt.Sprintf(" (of %d files)", res.TotalFiles)

@@ -88,6 +88,8 @@ func sourceFile(src *spec.Source, rows []map[string]any) ([]byte, error) {
 		if _, err := parquetFile(&buf, src, rows); err != nil {
 			return nil, err
 		}
+	default:
+		return nil, fmt.Errorf("source %s: rows can be written only for json, csv and parquet sources, not %s: give a file instead", src.Name, f.Format)
 	}
 	return buf.Bytes(), nil
 }

@@ -2,7 +2,11 @@
 // folder and cutting it into micro-batches, and the decoding primitives that
 // generated, schema-specialised decoders call to turn JSON-lines and CSV
 // files into row structs. Parquet files are read by runtime/parquetio;
-// listing and batching here do not depend on the format.
+// every other format of the registry (format.go: Formats) has a generic
+// reader here, Format.Open, whose RowReader yields canonical Parquet rows
+// for the source's generated row codec (runtime.DecodeRows): text.go,
+// Spark's text format, is one. Listing and batching here do not depend on
+// the format.
 //
 // Semantics follow Spark's file sources and Databricks Auto Loader: hidden
 // and temporary files are skipped, files are taken oldest first under

@@ -1,8 +1,13 @@
 package source
 
 import (
+	"io"
 	"path"
 	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/pipegen/pipegen/runtime/types"
 )
 
 // The names of the file formats, as a spec writes them (`files.format`).
@@ -27,6 +32,53 @@ type Format struct {
 	Extensions []string
 	// Options are the reader's options, in the order the docs list them.
 	Options []FormatOption
+
+	// Open is the format's generic reader, for every format but JSON,
+	// CSV and Parquet (which generated, schema-specialised decoders read;
+	// Open is nil for them): it returns a reader of file f's bytes in
+	// that yields rows in the canonical layout of schema (the source's
+	// declared columns), taking the format's options by name
+	// ("line_sep" → "\r\n"), every option present with the registry's
+	// default applied, and the update's decoding options (on_malformed,
+	// schema_evolution, the session time zone). Generated code reads such
+	// a format with runtime.DecodeRows, whatever it is, so a new format is
+	// a row here and a reader beside it. Errors name the file.
+	Open func(f FileInfo, in io.Reader, schema types.Schema, options map[string]string, opts Options) (RowReader, error)
+	// Columns, when not nil, are the columns every file of the format
+	// has, as Spark's text source always has `value STRING`: a source of
+	// the format may leave out `schema:` and then has these columns; a
+	// declared schema must have as many columns of the same types (the
+	// names are free, as Spark lets `.schema("line STRING")` rename
+	// `value`). Such a format never finds an unknown or mistyped value,
+	// so its sources have no rescued-data column and no schema evolution.
+	Columns types.Schema
+	// CheckOptions, when not nil, checks the options a spec writes
+	// (name → value as written, only those written; the JSON Schema has
+	// checked names and kinds) the way the reader will take them: it
+	// returns the name of an option it refuses and why.
+	CheckOptions func(options map[string]string) (name string, err error)
+}
+
+// RowReader reads the rows of one file for a format's generic reader
+// (Format.Open). Each row is a parquet.Row in the canonical layout of the
+// schema it was opened for (package parquetio's layout: a value per leaf
+// column, with its levels), the representation a source's generated
+// RowCodec assembles into its row struct.
+type RowReader interface {
+	// ReadRows reads up to len(rows) rows into rows (reusing their
+	// capacity) and returns how many it read; the values' bytes stay
+	// valid until the next call. After the last row it returns io.EOF
+	// (possibly with n > 0); another error names the file.
+	ReadRows(rows []parquet.Row) (n int, err error)
+}
+
+// RescuingReader is a RowReader that rescues values: Rescued returns the
+// rescued-data value of row i of the last ReadRows call
+// ({"column":value,...}, Databricks Auto Loader's form, without
+// "_file_path", which runtime.DecodeRows adds), or "" for none.
+type RescuingReader interface {
+	RowReader
+	Rescued(i int) string
 }
 
 // OptionKind is the type of a format option's value.
@@ -82,6 +134,10 @@ var Formats = []Format{
 	{Name: Parquet, Extensions: []string{".parquet", ".parq"}, Options: []FormatOption{
 		{Name: "int96_as_timestamp", Kind: BoolOption, Default: "true"},
 	}},
+	{Name: Text, Extensions: []string{".txt", ".log"}, Options: []FormatOption{
+		{Name: "wholetext", Kind: BoolOption, Default: "false"},
+		{Name: "line_sep"},
+	}, Open: openText, Columns: textColumns, CheckOptions: checkTextOptions},
 }
 
 // LookupFormat returns the format named name (as a spec writes it).

@@ -38,6 +38,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,7 +58,8 @@ const (
 
 // Options control inference. The zero value of a limit means its default.
 type Options struct {
-	// Format is json, csv, parquet or "" (from the files' extensions).
+	// Format is a name of source.Formats (json, csv, parquet, text) or ""
+	// (from the files' extensions).
 	Format string
 	// CSV are the CSV reader's options (header, delimiter, quote, ...);
 	// the zero value means source.DefaultCSVOptions.
@@ -83,7 +85,7 @@ type Options struct {
 // Result is an inferred schema and what it was inferred from.
 type Result struct {
 	Schema types.Schema
-	// Format is the format read: json, csv, parquet or delta.
+	// Format is the format read: json, csv, parquet, text or delta.
 	Format string
 	// Files is the number of files read, Records the records sampled from
 	// them, Malformed the records left out because they are not valid JSON
@@ -173,10 +175,19 @@ func Infer(paths []string, opts Options) (*Result, error) {
 	format := opts.Format
 	var skipped []string
 	if format == "" {
+		// A file of a format whose columns are fixed (text: a README.txt
+		// or a .log beside the samples) is left out when other files have
+		// columns to infer.
+		inferable := false
+		for _, f := range files {
+			if info, ok := source.LookupFormat(source.FormatOfFile(f.Name)); ok && info.Columns == nil {
+				inferable = true
+			}
+		}
 		var known []source.FileInfo
 		for _, f := range files {
 			ff := source.FormatOfFile(f.Name)
-			if ff == "" {
+			if info, ok := source.LookupFormat(ff); ff == "" || (ok && info.Columns != nil && inferable) {
 				skipped = append(skipped, f.LocalPath)
 				continue
 			}
@@ -216,7 +227,17 @@ func Infer(paths []string, opts Options) (*Result, error) {
 			res.Dropped = dropped(root, "")
 		}
 	default:
-		return nil, fmt.Errorf("unknown format %q: use %s", format, source.FormatNames())
+		info, ok := source.LookupFormat(format)
+		if !ok {
+			return nil, fmt.Errorf("unknown format %q: use %s", format, source.FormatNames())
+		}
+		if info.Columns == nil {
+			return nil, fmt.Errorf("pipegen infer cannot infer the schema of %s files yet: declare it", format)
+		}
+		// The format fixes its columns (text: value STRING): nothing to
+		// sample.
+		res.Schema = slices.Clone(info.Columns)
+		res.Files = len(files)
 	}
 	if err != nil {
 		return nil, err

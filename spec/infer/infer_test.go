@@ -179,3 +179,31 @@ func TestMalformedRecordsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTextFiles: text files (.txt, .log) have the text format's fixed
+// columns, value STRING, without sampling; beside files of a format with
+// columns to infer they are left out, as a README is.
+func TestTextFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{"logs/app.log": "a\nb\n", "logs/b.txt": "c\n", "mixed/d.csv": "id,n\n1,2\n", "mixed/README.txt": "about\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Infer([]string{filepath.Join(dir, "logs")}, Options{})
+	if err != nil || res.Format != "text" || res.Schema.String() != "value STRING" || res.Files != 2 {
+		t.Errorf("text folder: %+v, %v", res, err)
+	}
+	res, err = Infer([]string{filepath.Join(dir, "mixed")}, Options{})
+	if err != nil || res.Format != "csv" || res.Schema.String() != "id BIGINT, n BIGINT" || len(res.Skipped) != 1 || filepath.Base(res.Skipped[0]) != "README.txt" {
+		t.Errorf("csv beside a README.txt: %+v, %v", res, err)
+	}
+	res, err = Infer([]string{filepath.Join(dir, "mixed", "README.txt")}, Options{Format: "text"})
+	if err != nil || res.Schema.String() != "value STRING" {
+		t.Errorf("--format text: %+v, %v", res, err)
+	}
+}
