@@ -2,7 +2,8 @@ package gen
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -152,11 +153,7 @@ func (g *generator) decoderFunc(s *spec.Source) jen.Code {
 // formatOptions is the map literal of a generic format's options, by
 // name, in name order.
 func formatOptions(options map[string]string) jen.Code {
-	names := make([]string, 0, len(options))
-	for k := range options {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(options))
 	items := make([]jen.Code, len(names))
 	for i, k := range names {
 		items[i] = jen.Line().Lit(k).Op(":").Lit(options[k])
