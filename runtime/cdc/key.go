@@ -37,7 +37,8 @@ func AppendOrdered(dst []byte, v any, t types.Type) []byte {
 		return append(dst, 0)
 	case types.ByteKind, types.ShortKind, types.IntKind, types.LongKind,
 		types.DateKind, types.TimestampKind, types.TimestampNTZKind, types.IntervalKind, types.YearMonthIntervalKind:
-		return appendInt(dst, asInt(v))
+		n, _ := types.Int64Of(v)
+		return appendInt(dst, n)
 	case types.FloatKind, types.DoubleKind:
 		var f float64
 		switch x := v.(type) {
@@ -84,29 +85,6 @@ func AppendOrdered(dst []byte, v any, t types.Type) []byte {
 		return append(dst, 0)
 	}
 	return dst
-}
-
-// asInt returns an integral, date, timestamp or interval value as int64.
-func asInt(v any) int64 {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int64:
-		return x
-	case types.Date:
-		return int64(x)
-	case types.Timestamp:
-		return int64(x)
-	case types.Interval:
-		return int64(x)
-	case types.YearMonthInterval:
-		return int64(x)
-	}
-	return 0
 }
 
 func appendInt(dst []byte, i int64) []byte {

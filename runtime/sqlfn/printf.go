@@ -175,7 +175,8 @@ func formatArg(v any, sp formatSpec) (string, bool) {
 		case nil:
 			return out("null")
 		case int8, int16, int32:
-			return out(string(rune(toInt64(x))))
+			n, _ := types.Int64Of(x)
+			return out(string(rune(n)))
 		}
 		return "", false
 	}
@@ -233,27 +234,13 @@ func javaString(v any) string {
 func integerArg(v any) (int64, bool) {
 	switch x := v.(type) {
 	case int8, int16, int32, int64:
-		return toInt64(x), true
+		return types.Int64Of(x)
 	case types.Date:
 		return int64(x), true
 	case types.Timestamp:
 		return int64(x), true
 	}
 	return 0, false
-}
-
-func toInt64(v any) int64 {
-	switch x := v.(type) {
-	case int8:
-		return int64(x)
-	case int16:
-		return int64(x)
-	case int32:
-		return int64(x)
-	case int64:
-		return x
-	}
-	return 0
 }
 
 // formatInteger renders %d %o %x %X; negative values in %o and %x are the

@@ -192,7 +192,16 @@ func (t Type) IsNested() bool {
 
 // Equal reports whether t and u are the same type, nested nullability and
 // field names included (field comments are ignored).
-func (t Type) Equal(u Type) bool {
+func (t Type) Equal(u Type) bool { return t.equal(u, true) }
+
+// EqualIgnoringNullability is Equal without comparing the nullability of
+// nested parts, with field names matched case-insensitively; Spark
+// compares types this way when it checks that a query fits a declared
+// schema.
+func (t Type) EqualIgnoringNullability(u Type) bool { return t.equal(u, false) }
+
+// equal is Equal when strict, else EqualIgnoringNullability.
+func (t Type) equal(u Type, strict bool) bool {
 	if t.Kind != u.Kind {
 		return false
 	}
@@ -200,44 +209,17 @@ func (t Type) Equal(u Type) bool {
 	case DecimalKind:
 		return t.Precision == u.Precision && t.Scale == u.Scale
 	case ArrayKind:
-		return t.ContainsNull == u.ContainsNull && t.Elem.Equal(*u.Elem)
+		return (!strict || t.ContainsNull == u.ContainsNull) && t.Elem.equal(*u.Elem, strict)
 	case MapKind:
-		return t.ValueContainsNull == u.ValueContainsNull && t.Key.Equal(*u.Key) && t.Value.Equal(*u.Value)
+		return (!strict || t.ValueContainsNull == u.ValueContainsNull) && t.Key.equal(*u.Key, strict) && t.Value.equal(*u.Value, strict)
 	case StructKind:
 		if len(t.Fields) != len(u.Fields) {
 			return false
 		}
 		for i := range t.Fields {
 			f, g := t.Fields[i], u.Fields[i]
-			if f.Name != g.Name || f.Nullable != g.Nullable || !f.Type.Equal(g.Type) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
-}
-
-// EqualIgnoringNullability is Equal without comparing the nullability of
-// nested parts; Spark compares types this way when it checks that a query
-// fits a declared schema.
-func (t Type) EqualIgnoringNullability(u Type) bool {
-	if t.Kind != u.Kind {
-		return false
-	}
-	switch t.Kind {
-	case DecimalKind:
-		return t.Precision == u.Precision && t.Scale == u.Scale
-	case ArrayKind:
-		return t.Elem.EqualIgnoringNullability(*u.Elem)
-	case MapKind:
-		return t.Key.EqualIgnoringNullability(*u.Key) && t.Value.EqualIgnoringNullability(*u.Value)
-	case StructKind:
-		if len(t.Fields) != len(u.Fields) {
-			return false
-		}
-		for i := range t.Fields {
-			if !strings.EqualFold(t.Fields[i].Name, u.Fields[i].Name) || !t.Fields[i].Type.EqualIgnoringNullability(u.Fields[i].Type) {
+			sameName := f.Name == g.Name || !strict && strings.EqualFold(f.Name, g.Name)
+			if !sameName || strict && f.Nullable != g.Nullable || !f.Type.equal(g.Type, strict) {
 				return false
 			}
 		}

@@ -80,3 +80,29 @@ type KV[K, V any] struct {
 	Key   K
 	Value V
 }
+
+// Int64Of returns the int64 an integral value (int8 to int64), a DATE
+// (days), a TIMESTAMP or TIMESTAMP_NTZ (microseconds), a day-time interval
+// (microseconds) or a year-month interval (months) holds; false for any
+// other value.
+func Int64Of(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case Date:
+		return int64(x), true
+	case Timestamp:
+		return int64(x), true
+	case Interval:
+		return int64(x), true
+	case YearMonthInterval:
+		return int64(x), true
+	}
+	return 0, false
+}
