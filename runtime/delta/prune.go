@@ -257,21 +257,11 @@ func (c pruneCol) holds(lo, hi any, hiPrefix bool, lit any) bool {
 
 // comparable is a partition value as the int64 or string holds compares.
 func comparable(v any) (any, bool) {
-	switch x := v.(type) {
-	case int8:
-		return int64(x), true
-	case int16:
-		return int64(x), true
-	case int32:
-		return int64(x), true
-	case int64:
-		return x, true
-	case types.Date:
-		return int64(x), true
-	case types.Timestamp:
-		return int64(x), true
-	case string:
-		return x, true
+	if s, ok := v.(string); ok {
+		return s, true
+	}
+	if n, ok := types.Int64Of(v); ok { // intervals never are: Delta stores none
+		return n, true
 	}
 	return nil, false
 }
