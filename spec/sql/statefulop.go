@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strings"
 )
 
 // This file finds the stateful operator of a streaming query whose stream
@@ -159,7 +160,7 @@ func FindStateful(p Plan, inView func(Plan) bool) (*Stateful, *Error) {
 					name += "(DISTINCT ...)"
 				}
 				return nil, errAt(op, a.Pos, "UNSUPPORTED_FEATURE",
-					"use count, sum, avg, min, max, count_if, bool_and, bool_or, first, last, collect_list or collect_set, or compute it in a materialized view",
+					"use "+streamableAggregates()+", or compute it in a materialized view",
 					"aggregate %s cannot be kept in a streaming table's state", name)
 			}
 		}
@@ -354,4 +355,20 @@ func readsWatermarkedStream(p Plan) bool {
 		}
 	})
 	return found
+}
+
+// streamableAggregates lists, for messages, the aggregates a streaming
+// table's state can keep: those whose row of the function table has
+// AggMergeable ("count, sum, ... or max").
+func streamableAggregates() string {
+	var names []string
+	for _, f := range Functions() {
+		if f.Kind == AggregateFunc && f.Agg&AggMergeable != 0 {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
