@@ -120,13 +120,25 @@ func (c *exprCompiler) call(b *block, e *sql.Call) val {
 func (c *exprCompiler) coalesce(b *block, e *sql.Call) val {
 	// Each argument is compiled once, inside the branch where the ones
 	// before it were NULL.
+	if !e.Args[0].IsNullable() {
+		return c.compile(b, e.Args[0]) // never NULL: the rest is never evaluated
+	}
+	// A result that is never NULL (a later argument never is) has no
+	// ok variable: its reader may not ask for one, and Go refuses a
+	// variable that is only assigned.
 	v, ok := b.fn.tmp("v"), b.fn.tmp("ok")
-	b.add(jen.Var().Id(v).Add(c.reg.baseType(e.Type)), jen.Var().Id(ok).Bool())
+	b.add(jen.Var().Id(v).Add(c.reg.baseType(e.Type)))
+	if e.Nullable {
+		b.add(jen.Var().Id(ok).Bool())
+	}
 	var tail []jen.Code
 	for i := len(e.Args) - 1; i >= 0; i-- {
 		blk := b.sub()
 		x := c.compile(blk, e.Args[i])
-		set := jen.List(jen.Id(v), jen.Id(ok)).Op("=").List(x.v, jen.True())
+		set := jen.Id(v).Op("=").Add(x.v)
+		if e.Nullable {
+			set = jen.List(jen.Id(v), jen.Id(ok)).Op("=").List(x.v, jen.True())
+		}
 		switch {
 		case x.ok == nil:
 			blk.add(set)
@@ -138,6 +150,9 @@ func (c *exprCompiler) coalesce(b *block, e *sql.Call) val {
 		tail = blk.stmts
 	}
 	b.add(tail...)
+	if !e.Nullable {
+		return val{v: jen.Id(v), t: e.Type}
+	}
 	return val{v: jen.Id(v), ok: jen.Id(ok), t: e.Type}
 }
 

@@ -106,6 +106,9 @@ var fuzzRegressions = []string{
 	// a CASE typed as never NULL, whose validity nobody reads.
 	"SELECT zip_with(sa, sa, (a, b) -> CASE WHEN a < b THEN -1 ELSE 0 END) AS c FROM src",
 	"SELECT transform(a, x -> if(x IS NULL, 0, 1)) AS c FROM src",
+	// a coalesce typed as never NULL, whose validity nobody reads.
+	"SELECT transform(arrays_zip(array(1, 2, 3), sa, sa, a), x -> coalesce(x, x)) AS c FROM src",
+	"SELECT transform(a, x -> coalesce(x, 0)) AS c FROM src",
 	// an IN typed as never NULL, whose validity nobody reads.
 	"SELECT struct('x' IN ('y', 'z' || ''), 2) AS c FROM src",
 }
