@@ -27,49 +27,24 @@ func (r *resolver) uncompilable(text Str, where string, errs []*sql.Error) {
 // functions (DecodedKind, Undecodable, SequenceByCompiles) and treats a
 // construct they reject as an internal error.
 
-// decodedKinds are the kinds of the typed reads of runtime/source's
-// JSONDecoder and CSVDecoder (Bool, Int8, ..., TimestampNTZ).
-var decodedKinds = map[types.Kind]bool{
-	types.BooleanKind: true, types.ByteKind: true, types.ShortKind: true, types.IntKind: true,
-	types.LongKind: true, types.FloatKind: true, types.DoubleKind: true, types.DecimalKind: true,
-	types.StringKind: true, types.BinaryKind: true, types.DateKind: true, types.TimestampKind: true,
-	types.TimestampNTZKind: true,
-}
-
 // DecodedKind reports whether the decoders of JSON and CSV sources read a
-// flat value of kind k with a typed read of their own.
-func DecodedKind(k types.Kind) bool { return decodedKinds[k] }
+// flat value of kind k with a typed read of their own (sql.DecodedKind).
+func DecodedKind(k types.Kind) bool { return sql.DecodedKind(k) }
 
 // Undecodable returns the type inside t (t itself, or an element, value or
 // field type) that the generated decoder of a file source of format f
 // cannot read, with why it cannot ("map keys other than STRING", or ""),
-// and ok false; ok is true when it reads t. JSON reads the flat kinds of
-// DecodedKind, and ARRAYs, STRUCTs and MAPs with STRING keys of them; CSV
-// reads only the flat kinds (its nested types are refused as Spark refuses
-// them, UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); Parquet and the generic
-// formats (FileFormat.Generic) read every type through the row codec.
+// and ok false; ok is true when it reads t. JSON reads what
+// sql.JSONUndecodable accepts (from_json uses the same decoder); CSV reads
+// only the flat kinds (its nested types are refused as Spark refuses them,
+// UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE); Parquet and the generic formats
+// (FileFormat.Generic) read every type through the row codec.
 func Undecodable(f FileFormat, t types.Type) (bad types.Type, why string, ok bool) {
-	if DecodedKind(t.Kind) || f == FormatParquet || f.Generic() {
+	switch {
+	case sql.DecodedKind(t.Kind) || f == FormatParquet || f.Generic():
 		return types.Type{}, "", true
-	}
-	if f != FormatJSON {
-		return t, "", false
-	}
-	switch t.Kind {
-	case types.ArrayKind:
-		return Undecodable(f, *t.Elem)
-	case types.MapKind:
-		if t.Key.Kind != types.StringKind {
-			return t, "map keys other than STRING", false
-		}
-		return Undecodable(f, *t.Value)
-	case types.StructKind:
-		for _, fl := range t.Fields {
-			if bad, why, ok := Undecodable(f, fl.Type); !ok {
-				return bad, why, false
-			}
-		}
-		return types.Type{}, "", true
+	case f == FormatJSON:
+		return sql.JSONUndecodable(t)
 	}
 	return t, "", false
 }

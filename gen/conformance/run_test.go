@@ -69,8 +69,10 @@ func specText(views []*view, qs []*query) string {
 }
 
 // load checks a spec and generates its program, as `pipegen validate`
-// does: diagnostics or gen's UnsupportedError are a rejection; any other
-// error or a panic of gen is returned as crash.
+// does: diagnostics or gen's UnsupportedError are a rejection; an internal
+// error of gen (UnsupportedError.Internal: a construct the check accepted
+// that gen cannot compile), any other error or a panic is returned as
+// crash.
 func load(src string) (p *spec.Pipeline, files map[string][]byte, rejected string, codes []string, crash string) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -91,7 +93,7 @@ func load(src string) (p *spec.Pipeline, files map[string][]byte, rejected strin
 	files, err := gen.Generate(p, gen.Options{Version: "conformance"})
 	var ue *gen.UnsupportedError
 	switch {
-	case errors.As(err, &ue):
+	case errors.As(err, &ue) && ue.Internal == "":
 		return nil, nil, "gen: " + err.Error(), []string{"UNSUPPORTED_FEATURE"}, ""
 	case err != nil:
 		return nil, nil, "", nil, "gen failed: " + err.Error()

@@ -134,6 +134,15 @@ func (u *uncompilable) expr(e Expr) bool {
 			u.add(x.Pos, "CAST from %s to %s", from, x.Type)
 		}
 	case *Call:
+		if x.Func == "from_json" {
+			if bad, why, ok := JSONUndecodable(x.Type); !ok {
+				what := fmt.Sprintf("from_json into a value of type %s", bad)
+				if why != "" {
+					what += ": " + why
+				}
+				u.add(x.Pos, "%s", what)
+			}
+		}
 		if !ArrayAggregateCompiles(x) {
 			u.add(x.Pos, "aggregate with a start value of type %s and a merge lambda of type %s (the nullability of their fields differs)",
 				x.Args[1].ResultType(), x.Args[2].(*Lambda).Body.ResultType())
@@ -319,4 +328,45 @@ func (f *Function) Helper(e *Call) (string, bool) {
 		return n, n != ""
 	}
 	return name, true
+}
+
+// decodedKinds are the kinds of the typed reads of runtime/source's
+// JSONDecoder and CSVDecoder (Bool, Int8, ..., TimestampNTZ).
+var decodedKinds = map[types.Kind]bool{
+	types.BooleanKind: true, types.ByteKind: true, types.ShortKind: true, types.IntKind: true,
+	types.LongKind: true, types.FloatKind: true, types.DoubleKind: true, types.DecimalKind: true,
+	types.StringKind: true, types.BinaryKind: true, types.DateKind: true, types.TimestampKind: true,
+	types.TimestampNTZKind: true,
+}
+
+// DecodedKind reports whether the generated decoders of JSON and CSV read
+// a flat value of kind k with a typed read of their own.
+func DecodedKind(k types.Kind) bool { return decodedKinds[k] }
+
+// JSONUndecodable returns the type inside t (t itself, or an element,
+// value or field type) that the generated JSON decoder, which JSON file
+// sources and from_json use, cannot read, with why ("map keys other than
+// STRING", or "") and ok false; ok is true when it reads t: the flat kinds
+// of DecodedKind, and ARRAYs, STRUCTs and MAPs with STRING keys of them.
+func JSONUndecodable(t types.Type) (bad types.Type, why string, ok bool) {
+	if DecodedKind(t.Kind) {
+		return types.Type{}, "", true
+	}
+	switch t.Kind {
+	case types.ArrayKind:
+		return JSONUndecodable(*t.Elem)
+	case types.MapKind:
+		if t.Key.Kind != types.StringKind {
+			return t, "map keys other than STRING", false
+		}
+		return JSONUndecodable(*t.Value)
+	case types.StructKind:
+		for _, fl := range t.Fields {
+			if bad, why, ok := JSONUndecodable(fl.Type); !ok {
+				return bad, why, false
+			}
+		}
+		return types.Type{}, "", true
+	}
+	return t, "", false
 }

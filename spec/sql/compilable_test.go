@@ -116,3 +116,24 @@ func TestFunctionHelper(t *testing.T) {
 		}
 	}
 }
+
+// TestUncompilableFromJSON checks that from_json into a type the generated
+// JSON decoder cannot read is reported at the call (interval.sql of
+// Spark's golden files has such calls), and that a readable one is not.
+func TestUncompilableFromJSON(t *testing.T) {
+	s := &Literal{Value: `{"a":"1 days"}`, Type: types.StringType}
+	into := func(t types.Type) *Call {
+		return &Call{Func: "from_json", Args: []Expr{s}, Type: types.StructOf(types.Field{Name: "a", Type: t, Nullable: true}), Pos: 7}
+	}
+	errs := UncompilableExpr(into(types.IntervalType))
+	if len(errs) != 1 || errs[0].Offset != 7 || errs[0].Message != "from_json into a value of type INTERVAL DAY TO SECOND is not supported yet" {
+		t.Errorf("from_json into an interval: %v", errs)
+	}
+	errs = UncompilableExpr(into(types.MapOf(types.IntType, types.StringType, true)))
+	if len(errs) != 1 || errs[0].Message != "from_json into a value of type MAP<INT, STRING>: map keys other than STRING is not supported yet" {
+		t.Errorf("from_json into a map of INT keys: %v", errs)
+	}
+	if errs := UncompilableExpr(into(types.ArrayOf(types.TimestampType, true))); len(errs) != 0 {
+		t.Errorf("from_json into ARRAY<TIMESTAMP>: %v", errs)
+	}
+}
