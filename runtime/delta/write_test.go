@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/pipegen/pipegen/runtime/delta"
 	"github.com/pipegen/pipegen/runtime/delta/deltatest"
 	"github.com/pipegen/pipegen/runtime/parquetio"
@@ -95,43 +93,11 @@ func sampleRow(id int64) []any {
 	}
 }
 
-// writeFile writes rows into a new data file of the table under its
-// partition directory and returns its add action.
+// writeDataFile writes rows into a new data file of the table under its
+// partition directory and returns its add action (writeStoreFile).
 func writeDataFile(t *testing.T, table string, name string, pv delta.PartitionValues, rows [][]any) delta.Add {
 	t.Helper()
-	dir := delta.PartitionPath(writePartitions, pv)
-	rel := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Join(table, dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(table, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	// Data files hold the non-partition columns only, as Spark writes them.
-	data := writeSchema[:len(writeSchema)-2]
-	w := parquetio.NewWriter(f, data, parquetio.WriterOptions{})
-	enc := parquetio.NewEncoder(data)
-	var prows []parquet.Row
-	for _, r := range rows {
-		row, err := enc.Append(nil, r[:len(data)])
-		if err != nil {
-			t.Fatal(err)
-		}
-		prows = append(prows, row)
-	}
-	if err := w.Write(prows); err != nil {
-		t.Fatal(err)
-	}
-	info, err := w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Sync(); err != nil {
-		t.Fatal(err)
-	}
-	return delta.NewAdd(rel, pv, info, time.Now())
+	return writeStoreFile(t, table, name, pv, rows)
 }
 
 func rowsFor(ids []int64, pv delta.PartitionValues) [][]any {
